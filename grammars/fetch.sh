@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Fetches one pinned grammar package from the npm registry, checks its integrity against the manifest and
+# unpacks its generated C sources into DEST/NAME. Usage: fetch.sh NAME DEST [CACHE_DIR]
+set -euo pipefail
+name=$1 dest=$2 cache=${3:-}
+here=$(cd "$(dirname "$0")" && pwd)
+read -r _ version integrity < <(grep -E "^${name}[[:space:]]" "$here/manifest.txt")
+[ -n "${integrity:-}" ] || { echo "fetch.sh: $name is not in grammars/manifest.txt" >&2; exit 2; }
+out="$dest/$name"
+stamp="$out/.integrity"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$integrity" ] && [ -f "$out/src/parser.c" ]; then exit 0; fi
+
+tgz=""
+if [ -n "$cache" ] && [ -f "$cache/$name-$version.tgz" ]; then tgz="$cache/$name-$version.tgz"; fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if [ -z "$tgz" ]; then
+  (cd "$tmp" && npm pack --silent "$name@$version" >/dev/null)
+  tgz="$tmp/$name-$version.tgz"
+fi
+algo=${integrity%%-*}
+expected=${integrity#*-}
+actual=$(openssl dgst "-$algo" -binary "$tgz" | base64 -w0)
+if [ "$actual" != "$expected" ]; then
+  echo "fetch.sh: integrity mismatch for $name@$version: expected $integrity, got $algo-$actual" >&2
+  exit 1
+fi
+if [ -n "$cache" ] && [ "$tgz" != "$cache/$name-$version.tgz" ]; then mkdir -p "$cache" && cp "$tgz" "$cache/"; fi
+rm -rf "$out" && mkdir -p "$out"
+tar -xzf "$tgz" -C "$out" --strip-components=1 package/src package/LICENSE 2>/dev/null || tar -xzf "$tgz" -C "$out" --strip-components=1 package/src
+printf '%s' "$integrity" > "$stamp"

@@ -1,0 +1,43 @@
+// One input file after loading: what kind of launch file it is and its parsed content.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lint/model/python_facts.hpp"
+#include "lint/parse/node.hpp"
+#include "lint/source/source_file.hpp"
+
+namespace lint::model {
+
+/// What a file is, decided by content (keys, names), not only by its name.
+enum class DocKind : std::uint8_t {
+  Unknown,            ///< not a launch file: skipped quietly
+  AccelerateConfig,   ///< accelerate `--config_file` YAML or JSON
+  TrainerFsdpConfig,  ///< HF Trainer `fsdp_config` JSON
+  DeepSpeedConfig,    ///< DeepSpeed JSON
+  TorchtitanConfig,   ///< torchtitan job TOML (v0.2.x)
+  AxolotlConfig,      ///< axolotl-style YAML
+  PythonScript,       ///< a Python training script
+  LaunchScript,       ///< a shell script / Makefile with launch commands
+};
+
+std::string_view to_string(DocKind kind);
+
+struct Document {
+  source::SourcePtr source;
+  parse::Format format = parse::Format::Other;
+  DocKind kind = DocKind::Unknown;
+  parse::ConfigDocument config;         ///< YAML / JSON / TOML
+  std::optional<PythonFacts> python;    ///< Python
+  std::optional<std::string> read_error;  ///< LL002: why the file could not be read
+
+  [[nodiscard]] const std::string& path() const { return source->path(); }
+  /// Parse errors of whichever loader ran (LL001).
+  [[nodiscard]] const std::vector<parse::ParseError>& parse_errors() const;
+  /// The root mapping of a config document, or nullptr.
+  [[nodiscard]] const parse::Node* root_map() const;
+};
+
+}  // namespace lint::model

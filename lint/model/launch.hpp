@@ -1,0 +1,74 @@
+// A launch: the documents that belong together (config file, script, launch command) and the effective
+// configuration resolved from them with the real precedence of each tool. Every effective value keeps the
+// assignment that decided it and the ones it beat.
+#pragma once
+
+#include <deque>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lint/model/document.hpp"
+#include "lint/model/setting.hpp"
+
+namespace lint::model {
+
+/// How the training processes are started.
+enum class Launcher : std::uint8_t {
+  Unknown,           ///< a file linted alone whose launcher is not known
+  AccelerateLaunch,  ///< `accelerate launch` (a config file alone implies it)
+  Torchrun,          ///< `torchrun` / `python -m torch.distributed.run`
+  Python,            ///< plain `python script.py`
+  DeepSpeed,         ///< `deepspeed` launcher
+  Torchtitan,        ///< `run_train.sh` / `torchrun -m torchtitan.train`
+};
+
+std::string_view to_string(Launcher l);
+
+struct Effective {
+  std::string key;
+  Value value;                              ///< Unknown when not statically known
+  const Setting* decided_by = nullptr;      ///< the winning assignment (origin Default for a default)
+  std::vector<const Setting*> overridden;   ///< assignments that lost, in precedence order
+  std::string reason;                       ///< why the winner won, when it is not obvious (precedence rule)
+};
+
+class Launch {
+ public:
+  std::string name;                         ///< display name: the launch script or the single file
+  Launcher launcher = Launcher::Unknown;
+  std::vector<const Document*> documents;   ///< every file of the launch
+  bool per_file = true;                     ///< a single file linted alone
+  const Document* command_document = nullptr;  ///< the launch script, if any
+  source::Region command_region;               ///< the launch command in it
+
+  /// Adds an assignment; returns a stable pointer.
+  const Setting* add(Setting s);
+  /// Decides `key`: the winner and the losers, in precedence order (first = winner).
+  void decide(std::string_view key, std::vector<const Setting*> ranked, std::string reason = {});
+  /// Sets an effective value that is derived (no single assignment decided it) or unknown.
+  void set_unknown(std::string_view key, std::string reason = {});
+
+  [[nodiscard]] const Effective* get(std::string_view key) const;
+  /// The effective value, or Unknown.
+  [[nodiscard]] const Value& value(std::string_view key) const;
+  [[nodiscard]] const std::map<std::string, Effective, std::less<>>& effective() const { return effective_; }
+  [[nodiscard]] const std::deque<Setting>& settings() const { return settings_; }
+  /// Every assignment of `key` in the launch, in insertion order.
+  [[nodiscard]] std::vector<const Setting*> assignments(std::string_view key) const;
+
+  /// The world size (number of training processes), when known.
+  [[nodiscard]] std::optional<std::int64_t> world_size() const;
+  /// True when FSDP is known to be on.
+  [[nodiscard]] bool fsdp_enabled() const;
+  /// The effective FSDP version (1 or 2) when known.
+  [[nodiscard]] std::optional<int> fsdp_version() const;
+
+ private:
+  std::deque<Setting> settings_;
+  std::map<std::string, Effective, std::less<>> effective_;
+};
+
+}  // namespace lint::model

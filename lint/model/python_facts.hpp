@@ -1,0 +1,63 @@
+// Facts extracted from one Python file: calls with their resolved arguments, attribute assignments, imports.
+// Nothing is executed: values are resolved from literals, enum attributes, module constants, simple local
+// assignments, dict literals / dict(...) calls and `**` of those; anything else is Unknown.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "lint/model/value.hpp"
+#include "lint/parse/python_reader.hpp"
+#include "lint/source/source_file.hpp"
+
+namespace lint::model {
+
+struct PyArg {
+  std::string name;              ///< keyword name; empty for a positional argument
+  std::size_t position = 0;      ///< index among positional arguments
+  Value value;                   ///< resolved value (Unknown when not static)
+  source::Region region;         ///< the whole argument (`name=value`)
+  source::Region name_region;    ///< the keyword (or the value for positionals)
+  bool from_unpacked_dict = false;  ///< came from `**{...}` / `**local_dict`
+};
+
+struct PyCall {
+  std::string callee;       ///< qualified name through imports (`torch.distributed.fsdp.FullyShardedDataParallel`),
+                            ///< else the dotted text as written (`model.gradient_checkpointing_enable`)
+  std::string name;         ///< last component of `callee` (`FullyShardedDataParallel`)
+  std::string receiver;     ///< for method calls, the dotted receiver text (`model`, `self.model`); empty otherwise
+  source::Region region;    ///< the whole call
+  source::Region callee_region;
+  std::vector<PyArg> args;
+  bool has_unresolved_unpacking = false;  ///< a `*args` / `**kwargs` whose content is unknown
+  std::string function;     ///< enclosing function's name (empty at module level)
+  std::size_t order = 0;    ///< byte offset, for "before/after" questions in one function
+
+  [[nodiscard]] const PyArg* keyword(std::string_view key) const;  ///< last occurrence
+  [[nodiscard]] const PyArg* positional(std::size_t index) const;
+};
+
+/// `target.attr = value` where target is a dotted name, e.g. `accelerator.state.fsdp_plugin.auto_wrap_policy = p`.
+struct PyAttributeAssignment {
+  std::string target;       ///< full dotted text of the assigned attribute
+  std::string attribute;    ///< last component
+  Value value;
+  source::Region region;
+  std::string function;
+};
+
+struct PythonFacts {
+  std::vector<PyCall> calls;                          ///< in source order
+  std::vector<PyAttributeAssignment> attribute_assignments;
+  std::map<std::string, std::string> imports;         ///< local name -> qualified name
+  std::vector<parse::ParseError> syntax_errors;
+
+  /// Calls whose resolved short name is `name` (after import aliases).
+  [[nodiscard]] std::vector<const PyCall*> calls_named(std::string_view name) const;
+};
+
+/// Extracts facts from an already parsed tree.
+PythonFacts extract_python_facts(const source::SourceFile& file, const parse::PythonTree& tree);
+
+}  // namespace lint::model

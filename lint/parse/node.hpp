@@ -1,0 +1,67 @@
+// The parsed tree of a YAML, JSON or TOML document: typed scalars, mappings that keep duplicate keys in order,
+// and the source region of every node.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lint/source/source_file.hpp"
+
+namespace lint::parse {
+
+enum class NodeKind : std::uint8_t { Null, Bool, Int, Float, String, Sequence, Mapping };
+
+enum class Format : std::uint8_t { Yaml, Json, Toml, Python, Shell, Other };
+
+struct Entry;
+
+/// One node. Scalars keep both their typed value and the text they were written as; for YAML the typing is
+/// PyYAML's `safe_load` (YAML 1.1): `1e-5` is a String, `off` is a Bool, `0x10` an Int.
+struct Node {
+  NodeKind kind = NodeKind::Null;
+  std::string text;           ///< a string's value; for other scalars the source text of the scalar
+  bool boolean = false;       ///< Bool
+  std::int64_t integer = 0;   ///< Int (values outside int64 are kept as Float with `text` intact)
+  double number = 0.0;        ///< Float (also set for Int)
+  bool plain = false;         ///< written without quotes (YAML plain scalar, JSON/TOML number/bool/null)
+  std::string tag;            ///< an explicit YAML tag as written, e.g. "!!python/name:os.system"; empty if none
+  source::Region region;      ///< the value as written (for a mapping or sequence: from its first to last token)
+  std::vector<Entry> entries; ///< Mapping: every key in document order, duplicates included
+  std::vector<Node> items;    ///< Sequence
+
+  [[nodiscard]] bool is_scalar() const { return kind != NodeKind::Sequence && kind != NodeKind::Mapping; }
+  [[nodiscard]] bool is_map() const { return kind == NodeKind::Mapping; }
+  /// The value of `key` as the loaders of the tools read it: the last occurrence wins (PyYAML, json.load).
+  [[nodiscard]] const Node* find(std::string_view key) const;
+  /// The entry of `key` (last occurrence), with the key's own region.
+  [[nodiscard]] const Entry* find_entry(std::string_view key) const;
+  /// A short human form of a scalar for messages (`'1e-5'`, `true`, `null`).
+  [[nodiscard]] std::string display() const;
+};
+
+struct Entry {
+  Node key;   ///< a scalar; its `text` is the key string (a non-string YAML key keeps its source text)
+  Node value;
+};
+
+/// A syntax error or input problem found while loading, reported as LL001 at `region`.
+struct ParseError {
+  source::Region region;
+  std::string message;
+};
+
+/// A loaded config document.
+struct ConfigDocument {
+  Format format = Format::Other;
+  bool has_root = false;
+  Node root;
+  std::vector<ParseError> errors;
+};
+
+/// Hard limits of the loaders (documented in docs/limits.md).
+inline constexpr std::size_t kMaxNestingDepth = 256;
+inline constexpr std::size_t kMaxAliasExpansionNodes = 100000;
+
+}  // namespace lint::parse

@@ -1,0 +1,38 @@
+#include "lint/rule/rule.hpp"
+
+namespace lint::rule {
+
+std::string RuleInfo::summary() const {
+  std::string_view rest = doc;
+  bool seen_title = false;
+  while (!rest.empty()) {
+    const auto nl = rest.find('\n');
+    std::string_view line = rest.substr(0, nl);
+    rest = nl == std::string_view::npos ? std::string_view{} : rest.substr(nl + 1);
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+    if (line.empty()) continue;
+    if (!seen_title && line.starts_with("# ")) {
+      seen_title = true;
+      continue;
+    }
+    return std::string(line);
+  }
+  return std::string(slug);
+}
+
+void RuleContext::report(const std::string& path, const source::Region& region, std::string message,
+                         std::vector<RelatedLocation> related, std::optional<Severity> severity,
+                         std::string setting) {
+  Diagnostic d;
+  d.code = std::string(info().code);
+  d.slug = std::string(info().slug);
+  d.severity = severity.value_or(info().default_severity);
+  d.message = std::move(message);
+  d.path = path;
+  d.region = region;
+  d.related = std::move(related);
+  d.setting = std::move(setting);
+  emit(std::move(d));
+}
+
+}  // namespace lint::rule

@@ -1,0 +1,126 @@
+#include "lint/source/source_file.hpp"
+
+#include <algorithm>
+
+namespace lint::source {
+
+namespace {
+bool is_continuation(unsigned char c) { return (c & 0xC0U) == 0x80U; }
+}  // namespace
+
+std::uint32_t count_code_points(std::string_view text) {
+  std::uint32_t n = 0;
+  for (unsigned char c : text) {
+    if (!is_continuation(c)) ++n;
+  }
+  return n;
+}
+
+bool is_valid_utf8(std::string_view text, std::size_t* first_bad) {
+  std::size_t i = 0;
+  const std::size_t n = text.size();
+  while (i < n) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    std::size_t len = 0;
+    std::uint32_t cp = 0;
+    if (c < 0x80U) {
+      ++i;
+      continue;
+    }
+    if ((c & 0xE0U) == 0xC0U) {
+      len = 2;
+      cp = c & 0x1FU;
+    } else if ((c & 0xF0U) == 0xE0U) {
+      len = 3;
+      cp = c & 0x0FU;
+    } else if ((c & 0xF8U) == 0xF0U) {
+      len = 4;
+      cp = c & 0x07U;
+    } else {
+      if (first_bad != nullptr) *first_bad = i;
+      return false;
+    }
+    if (i + len > n) {
+      if (first_bad != nullptr) *first_bad = i;
+      return false;
+    }
+    for (std::size_t k = 1; k < len; ++k) {
+      const auto cc = static_cast<unsigned char>(text[i + k]);
+      if (!is_continuation(cc)) {
+        if (first_bad != nullptr) *first_bad = i;
+        return false;
+      }
+      cp = (cp << 6U) | (cc & 0x3FU);
+    }
+    const bool overlong = (len == 2 && cp < 0x80U) || (len == 3 && cp < 0x800U) || (len == 4 && cp < 0x10000U);
+    if (overlong || cp > 0x10FFFFU || (cp >= 0xD800U && cp <= 0xDFFFU)) {
+      if (first_bad != nullptr) *first_bad = i;
+      return false;
+    }
+    i += len;
+  }
+  return true;
+}
+
+SourceFile::SourceFile(std::string path, std::string text) : path_(std::move(path)), text_(std::move(text)) {
+  line_starts_.push_back(0);
+  const std::size_t n = text_.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const char c = text_[i];
+    if (c == '\n') {
+      line_starts_.push_back(i + 1);
+    } else if (c == '\r') {
+      if (i + 1 < n && text_[i + 1] == '\n') ++i;
+      line_starts_.push_back(i + 1);
+    }
+  }
+}
+
+std::size_t SourceFile::line_start(std::uint32_t line) const {
+  if (line == 0) return 0;
+  if (line > line_starts_.size()) return text_.size();
+  return line_starts_[line - 1];
+}
+
+Position SourceFile::position_at(std::size_t byte) const {
+  byte = std::min(byte, text_.size());
+  auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), byte);
+  const auto line_index = static_cast<std::size_t>(std::distance(line_starts_.begin(), it)) - 1;
+  const std::size_t start = line_starts_[line_index];
+  const std::string_view prefix(text_.data() + start, byte - start);
+  return Position{static_cast<std::uint32_t>(line_index + 1), count_code_points(prefix) + 1};
+}
+
+Region SourceFile::region(std::size_t begin_byte, std::size_t end_byte) const {
+  begin_byte = std::min(begin_byte, text_.size());
+  end_byte = std::clamp(end_byte, begin_byte, text_.size());
+  return Region{position_at(begin_byte), position_at(end_byte), begin_byte, end_byte};
+}
+
+std::string_view SourceFile::line_text(std::uint32_t line) const {
+  if (line == 0 || line > line_starts_.size()) return {};
+  const std::size_t start = line_starts_[line - 1];
+  std::size_t end = line < line_starts_.size() ? line_starts_[line] : text_.size();
+  while (end > start && (text_[end - 1] == '\n' || text_[end - 1] == '\r')) --end;
+  return {text_.data() + start, end - start};
+}
+
+Region SourceFile::line_region(std::uint32_t line) const {
+  const std::size_t start = line_start(line);
+  return region(start, start + line_text(line).size());
+}
+
+std::size_t SourceFile::byte_at(Position pos) const {
+  const std::size_t start = line_start(pos.line);
+  const std::string_view text = line_text(pos.line);
+  std::uint32_t col = 1;
+  std::size_t i = 0;
+  while (i < text.size() && col < pos.column) {
+    ++i;
+    while (i < text.size() && is_continuation(static_cast<unsigned char>(text[i]))) ++i;
+    ++col;
+  }
+  return start + i;
+}
+
+}  // namespace lint::source
