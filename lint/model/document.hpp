@@ -32,6 +32,9 @@ struct Document {
   parse::ConfigDocument config;         ///< YAML / JSON / TOML
   std::optional<PythonFacts> python;    ///< Python
   std::optional<std::string> read_error;  ///< LL002: why the file could not be read
+  source::Region read_error_region;       ///< where (invalid UTF-8: the first bad byte); invalid = whole file
+  bool report_parse_errors = false;       ///< parse errors are findings (a launch file, or named explicitly)
+  bool explicitly_named = false;          ///< given on the command line rather than found in a directory
 
   [[nodiscard]] const std::string& path() const { return source->path(); }
   /// Parse errors of whichever loader ran (LL001).

@@ -58,8 +58,9 @@ class Rule {
   virtual void check_document(const model::Document& /*doc*/, RuleContext& /*ctx*/) const {}
   /// Runs once per launch (each file alone, and each launch bound across files).
   virtual void check_launch(const model::Launch& /*launch*/, RuleContext& /*ctx*/) const {}
-  /// Runs once per suppression comment that suppressed nothing (after every other rule).
-  virtual void check_unused_suppression(const model::Document& /*doc*/, const Suppression& /*s*/,
+  /// Runs once per suppression comment, after every other rule; `s.used` says which of its codes suppressed
+  /// a finding.
+  virtual void check_suppression(const model::Document& /*doc*/, const Suppression& /*s*/,
                                         RuleContext& /*ctx*/) const {}
 };
 

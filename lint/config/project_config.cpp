@@ -1,0 +1,164 @@
+#include "lint/config/project_config.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "lint/parse/readers.hpp"
+
+namespace lint::config {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string where(const std::string& path, const parse::Node& n) {
+  return path + ":" + std::to_string(n.region.begin.line) + ":" + std::to_string(n.region.begin.column);
+}
+
+bool string_list(const std::string& path, const parse::Node& n, std::vector<std::string>& out, std::string& error) {
+  if (n.kind != parse::NodeKind::Sequence) {
+    error = where(path, n) + ": expected a list of strings";
+    return false;
+  }
+  for (const parse::Node& it : n.items) {
+    if (it.kind != parse::NodeKind::String) {
+      error = where(path, it) + ": expected a string";
+      return false;
+    }
+    out.push_back(it.text);
+  }
+  return true;
+}
+
+std::optional<ProjectConfig> interpret(const std::string& path, const parse::Node& table, std::string& error) {
+  ProjectConfig cfg;
+  cfg.path = path;
+  cfg.base_dir = fs::path(path).parent_path().generic_string();
+  if (cfg.base_dir.empty()) cfg.base_dir = ".";
+  for (const parse::Entry& e : table.entries) {
+    const std::string& k = e.key.text;
+    const parse::Node& v = e.value;
+    if (k == "select") {
+      std::vector<std::string> s;
+      if (!string_list(path, v, s, error)) return std::nullopt;
+      cfg.select = std::move(s);
+    } else if (k == "ignore") {
+      if (!string_list(path, v, cfg.ignore, error)) return std::nullopt;
+    } else if (k == "extend-select") {
+      if (!string_list(path, v, cfg.extend_select, error)) return std::nullopt;
+    } else if (k == "exclude") {
+      if (!string_list(path, v, cfg.exclude, error)) return std::nullopt;
+    } else if (k == "fail-on") {
+      if (v.kind != parse::NodeKind::String) {
+        error = where(path, v) + ": fail-on must be a string";
+        return std::nullopt;
+      }
+      cfg.fail_on = v.text;
+    } else if (k == "severity") {
+      if (!v.is_map()) {
+        error = where(path, v) + ": severity must be a table of CODE = \"error|warning|info\"";
+        return std::nullopt;
+      }
+      for (const parse::Entry& s : v.entries) {
+        auto sev = rule::parse_severity(s.value.text);
+        if (s.value.kind != parse::NodeKind::String || !sev) {
+          error = where(path, s.value) + ": severity must be \"error\", \"warning\" or \"info\"";
+          return std::nullopt;
+        }
+        cfg.severity[s.key.text] = *sev;
+      }
+    } else if (k == "per-file-ignores") {
+      if (!v.is_map()) {
+        error = where(path, v) + ": per-file-ignores must be a table of \"glob\" = [codes]";
+        return std::nullopt;
+      }
+      for (const parse::Entry& s : v.entries) {
+        driver::PerFileIgnore p;
+        p.glob = s.key.text;
+        if (!string_list(path, s.value, p.codes, error)) return std::nullopt;
+        cfg.per_file_ignores.push_back(std::move(p));
+      }
+    } else if (k == "target-versions") {
+      if (!v.is_map()) {
+        error = where(path, v) + ": target-versions must be a table of library = \"version\"";
+        return std::nullopt;
+      }
+      for (const parse::Entry& s : v.entries) cfg.target_versions[s.key.text] = s.value.text;
+    } else if (k == "launch") {
+      if (v.kind != parse::NodeKind::Sequence) {
+        error = where(path, v) + ": launch must be an array of tables ([[launch]])";
+        return std::nullopt;
+      }
+      for (const parse::Node& t : v.items) {
+        driver::DeclaredLaunch l;
+        l.base_dir = cfg.base_dir;
+        for (const parse::Entry& f : t.entries) {
+          if (f.key.text == "name") l.name = f.value.text;
+          else if (f.key.text == "command") l.command = f.value.text;
+          else if (f.key.text == "files") {
+            if (!string_list(path, f.value, l.files, error)) return std::nullopt;
+          } else if (f.key.text == "config" || f.key.text == "script") {
+            l.files.push_back(f.value.text);
+          } else {
+            error = where(path, f.key) + ": unknown key '" + f.key.text + "' in [[launch]]";
+            return std::nullopt;
+          }
+        }
+        cfg.launches.push_back(std::move(l));
+      }
+    } else {
+      error = where(path, e.key) + ": unknown configuration key '" + k + "'";
+      return std::nullopt;
+    }
+  }
+  return cfg;
+}
+
+}  // namespace
+
+std::optional<ProjectConfig> load_config(const std::string& path, std::string& error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = path + ": cannot read configuration file";
+    return std::nullopt;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const source::SourceFile file(path, ss.str());
+  const parse::ConfigDocument doc = parse::read_toml(file);
+  if (!doc.errors.empty()) {
+    const auto& e = doc.errors.front();
+    error = path + ":" + std::to_string(e.region.begin.line) + ":" + std::to_string(e.region.begin.column) + ": " +
+            e.message;
+    return std::nullopt;
+  }
+  if (!doc.has_root || !doc.root.is_map()) return ProjectConfig{path, fs::path(path).parent_path().generic_string()};
+  const bool pyproject = fs::path(path).filename() == "pyproject.toml";
+  if (pyproject) {
+    const parse::Node* tool = doc.root.find("tool");
+    const parse::Node* ours = tool != nullptr && tool->is_map() ? tool->find("launchlint") : nullptr;
+    if (ours == nullptr) return std::nullopt;
+    return interpret(path, *ours, error);
+  }
+  return interpret(path, doc.root, error);
+}
+
+std::optional<ProjectConfig> discover_config(const std::string& start_dir, std::string& error) {
+  std::error_code ec;
+  fs::path dir = fs::absolute(start_dir, ec);
+  while (!dir.empty()) {
+    for (const char* name : {"launchlint.toml", ".launchlint.toml", "pyproject.toml"}) {
+      const fs::path candidate = dir / name;
+      if (!fs::is_regular_file(candidate, ec)) continue;
+      const fs::path shown = candidate.lexically_relative(fs::current_path(ec));
+      auto cfg = load_config(shown.empty() ? candidate.string() : shown.generic_string(), error);
+      if (cfg || !error.empty()) return cfg;
+    }
+    if (dir == dir.root_path()) break;
+    dir = dir.parent_path();
+  }
+  return std::nullopt;
+}
+
+}  // namespace lint::config

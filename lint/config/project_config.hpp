@@ -1,0 +1,33 @@
+// The project's own configuration: launchlint.toml, .launchlint.toml or [tool.launchlint] in pyproject.toml.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lint/driver/driver.hpp"
+
+namespace lint::config {
+
+struct ProjectConfig {
+  std::string path;                 ///< the file it came from ("" when none was found)
+  std::string base_dir;             ///< its directory: exclude and per-file-ignores are relative to it
+  std::optional<std::vector<std::string>> select;
+  std::vector<std::string> ignore;
+  std::vector<std::string> extend_select;
+  std::map<std::string, rule::Severity> severity;
+  std::vector<std::string> exclude;
+  std::vector<driver::PerFileIgnore> per_file_ignores;
+  std::optional<std::string> fail_on;
+  std::map<std::string, std::string> target_versions;  ///< library -> version
+  std::vector<driver::DeclaredLaunch> launches;
+};
+
+/// Finds the config closest to `start_dir` (walking up to the filesystem root). Errors (bad TOML, unknown keys,
+/// wrong types) are returned in `error`, which the CLI reports with exit code 2.
+std::optional<ProjectConfig> discover_config(const std::string& start_dir, std::string& error);
+
+/// Loads one config file explicitly (`--config FILE`).
+std::optional<ProjectConfig> load_config(const std::string& path, std::string& error);
+
+}  // namespace lint::config

@@ -1,0 +1,211 @@
+// File discovery: directories walked without following symlinks, .gitignore files honoured, excludes applied.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "lint/driver/driver.hpp"
+
+namespace lint::driver {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool glob_impl(std::string_view p, std::string_view s) {
+  // Iterative matcher with backtracking for '*' (single segment) and '**' (any depth).
+  std::size_t pi = 0;
+  std::size_t si = 0;
+  std::size_t star_p = std::string_view::npos;
+  std::size_t star_s = 0;
+  bool star_crosses = false;
+  while (si < s.size()) {
+    if (pi < p.size() && p[pi] == '*') {
+      const bool dbl = pi + 1 < p.size() && p[pi + 1] == '*';
+      pi += dbl ? 2 : 1;
+      if (dbl && pi < p.size() && p[pi] == '/') ++pi;  // "**/" also matches zero directories
+      star_p = pi;
+      star_s = si;
+      star_crosses = dbl;
+      continue;
+    }
+    if (pi < p.size() && (p[pi] == '?' ? s[si] != '/' : p[pi] == s[si])) {
+      ++pi;
+      ++si;
+      continue;
+    }
+    if (star_p != std::string_view::npos && (star_crosses || s[star_s] != '/')) {
+      ++star_s;
+      si = star_s;
+      pi = star_p;
+      continue;
+    }
+    return false;
+  }
+  while (pi < p.size() && p[pi] == '*') ++pi;
+  return pi == p.size();
+}
+
+struct IgnoreRule {
+  std::string pattern;
+  bool negate = false;
+  bool dir_only = false;
+  bool anchored = false;
+};
+
+struct IgnoreSet {
+  std::string base;  // directory (relative, "" for root) the .gitignore lives in
+  std::vector<IgnoreRule> rules;
+};
+
+std::vector<IgnoreRule> read_gitignore(const fs::path& file) {
+  std::vector<IgnoreRule> rules;
+  std::ifstream in(file);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    IgnoreRule r;
+    if (line[0] == '!') {
+      r.negate = true;
+      line.erase(0, 1);
+    }
+    if (!line.empty() && line.back() == '/') {
+      r.dir_only = true;
+      line.pop_back();
+    }
+    if (line.find('/') != std::string::npos) r.anchored = true;
+    if (!line.empty() && line[0] == '/') line.erase(0, 1);
+    r.pattern = line;
+    if (!r.pattern.empty()) rules.push_back(std::move(r));
+  }
+  return rules;
+}
+
+/// Gitignore semantics: the last matching rule decides.
+bool ignored(const std::vector<IgnoreSet>& sets, const std::string& rel, bool is_dir) {
+  bool result = false;
+  for (const IgnoreSet& set : sets) {
+    std::string_view sub = rel;
+    if (!set.base.empty()) {
+      if (!sub.starts_with(set.base + "/")) continue;
+      sub.remove_prefix(set.base.size() + 1);
+    }
+    const auto slash = sub.rfind('/');
+    const std::string_view name = slash == std::string_view::npos ? sub : sub.substr(slash + 1);
+    for (const IgnoreRule& r : set.rules) {
+      if (r.dir_only && !is_dir) continue;
+      const bool m = r.anchored ? glob_impl(r.pattern, sub) : glob_impl(r.pattern, name);
+      if (m) result = !r.negate;
+    }
+  }
+  return result;
+}
+
+bool wanted_file(const fs::path& p) {
+  static const std::set<std::string> kExt = {".yaml", ".yml", ".json", ".toml", ".py", ".sh", ".bash",
+                                             ".slurm", ".sbatch"};
+  const std::string name = p.filename().string();
+  if (name == "Makefile" || name == "makefile" || name == "GNUmakefile") return true;
+  std::string ext = p.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  return kExt.count(ext) != 0;
+}
+
+std::string rel_string(const fs::path& p) {
+  std::string s = p.lexically_normal().generic_string();
+  if (s.starts_with("./")) s.erase(0, 2);
+  return s;
+}
+
+bool excluded(const std::vector<std::string>& exclude, const std::string& rel) {
+  for (const std::string& g : exclude) {
+    if (glob_impl(g, rel)) return true;
+    // A pattern without a slash also matches any path component (like ruff's exclude).
+    if (g.find('/') == std::string::npos) {
+      std::string_view rest = rel;
+      while (true) {
+        const auto slash = rest.find('/');
+        if (glob_impl(g, rest.substr(0, slash))) return true;
+        if (slash == std::string_view::npos) break;
+        rest.remove_prefix(slash + 1);
+      }
+    }
+  }
+  return false;
+}
+
+void walk(const fs::path& root, const std::vector<std::string>& exclude, bool respect_gitignore,
+          std::vector<std::string>& out) {
+  std::vector<IgnoreSet> sets;
+  std::error_code ec;
+  // Iterative walk, one directory at a time, never following symlinked directories (no loops).
+  std::vector<fs::path> stack{root};
+  while (!stack.empty()) {
+    const fs::path dir = stack.back();
+    stack.pop_back();
+    const std::string dir_rel = rel_string(dir);
+    if (respect_gitignore && fs::is_regular_file(dir / ".gitignore", ec)) {
+      IgnoreSet s;
+      s.base = dir == root ? "" : rel_string(dir.lexically_relative(root));
+      s.rules = read_gitignore(dir / ".gitignore");
+      sets.push_back(std::move(s));
+    }
+    std::vector<fs::directory_entry> entries;
+    fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
+    if (ec) continue;
+    for (; it != fs::directory_iterator(); it.increment(ec)) {
+      if (ec) break;
+      entries.push_back(*it);
+    }
+    std::sort(entries.begin(), entries.end(),
+              [](const fs::directory_entry& a, const fs::directory_entry& b) { return a.path() < b.path(); });
+    std::vector<fs::path> subdirs;
+    for (const fs::directory_entry& e : entries) {
+      const std::string name = e.path().filename().string();
+      const bool is_link = e.is_symlink(ec);
+      const bool is_dir = !is_link && e.is_directory(ec);
+      if (is_dir && (name == ".git" || name == "node_modules" || name == "__pycache__" || name == ".venv" ||
+                     name == ".tox" || name == ".mypy_cache")) {
+        continue;
+      }
+      const std::string rel_to_root = rel_string(e.path().lexically_relative(root));
+      const std::string rel = rel_string(e.path());
+      if (respect_gitignore && ignored(sets, rel_to_root, is_dir)) continue;
+      if (excluded(exclude, rel)) continue;
+      if (is_dir) {
+        subdirs.push_back(e.path());
+      } else if (!is_link && e.is_regular_file(ec) && wanted_file(e.path())) {
+        out.push_back(rel);
+      }
+    }
+    for (auto rit = subdirs.rbegin(); rit != subdirs.rend(); ++rit) stack.push_back(*rit);
+    (void)dir_rel;
+  }
+}
+
+}  // namespace
+
+bool glob_match(std::string_view pattern, std::string_view path) { return glob_impl(pattern, path); }
+
+std::vector<std::string> discover(const std::vector<std::string>& paths, const std::vector<std::string>& exclude,
+                                  bool respect_gitignore, std::vector<std::string>* explicit_files) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const std::string& p : paths) {
+    const fs::path path(p);
+    if (fs::is_directory(path, ec)) {
+      walk(path, exclude, respect_gitignore, out);
+    } else {
+      // Named explicitly: always read (a missing or unreadable file becomes LL002).
+      out.push_back(rel_string(path));
+      if (explicit_files != nullptr) explicit_files->push_back(rel_string(path));
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+}  // namespace lint::driver

@@ -1,0 +1,336 @@
+#include "lint/driver/driver.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "lint/model/classify.hpp"
+#include "lint/model/resolve.hpp"
+#include "lint/parse/readers.hpp"
+#include "lint/rule/suppression.hpp"
+
+namespace lint::driver {
+
+namespace fs = std::filesystem;
+
+bool Selection::enabled(std::string_view code) const {
+  auto matches_any = [&](const std::vector<std::string>& patterns) {
+    return std::any_of(patterns.begin(), patterns.end(),
+                       [&](const std::string& p) { return rule::code_matches(p, code); });
+  };
+  if (matches_any(ignore)) {
+    // A more specific select wins over a broader ignore (ruff's rule): FSDP001 selected, FSDP ignored.
+    std::size_t best_select = 0;
+    std::size_t best_ignore = 0;
+    for (const auto& p : select)
+      if (rule::code_matches(p, code)) best_select = std::max(best_select, p == "ALL" ? 0 : p.size());
+    for (const auto& p : extend_select)
+      if (rule::code_matches(p, code)) best_select = std::max(best_select, p == "ALL" ? 0 : p.size());
+    for (const auto& p : ignore)
+      if (rule::code_matches(p, code)) best_ignore = std::max(best_ignore, p == "ALL" ? std::size_t{0} : p.size());
+    return best_select > best_ignore;
+  }
+  return matches_any(select) || matches_any(extend_select);
+}
+
+namespace {
+
+parse::Format format_of(const std::string& path, std::string_view text) {
+  const fs::path p(path);
+  std::string ext = p.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  const std::string name = p.filename().string();
+  if (ext == ".yaml" || ext == ".yml") return parse::Format::Yaml;
+  if (ext == ".json") return parse::Format::Json;
+  if (ext == ".toml") return parse::Format::Toml;
+  if (ext == ".py") return parse::Format::Python;
+  if (ext == ".sh" || ext == ".bash" || ext == ".slurm" || ext == ".sbatch" || name == "Makefile" ||
+      name == "makefile" || name == "GNUmakefile")
+    return parse::Format::Shell;
+  if (text.starts_with("#!")) {
+    const std::string_view first = text.substr(0, text.find('\n'));
+    if (first.find("python") != std::string_view::npos) return parse::Format::Python;
+    if (first.find("sh") != std::string_view::npos) return parse::Format::Shell;
+  }
+  return parse::Format::Other;
+}
+
+bool shell_may_matter(std::string_view text) {
+  for (std::string_view n : {"accelerate", "torchrun", "torch.distributed.run", "deepspeed", "run_train.sh",
+                             "CONFIG_FILE", "axolotl", "llamafactory-cli", ".py"}) {
+    if (text.find(n) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+/// A pool that runs `fn(i)` for i in [0, n) on `jobs` threads.
+template <typename Fn>
+void parallel_for(std::size_t n, unsigned jobs, Fn fn) {
+  if (jobs <= 1 || n <= 1) {
+    for (std::size_t i = 0; i < n; ++i) fn(i);
+    return;
+  }
+  std::atomic<std::size_t> next{0};
+  std::vector<std::thread> threads;
+  const unsigned count = std::min<unsigned>(jobs, static_cast<unsigned>(n));
+  threads.reserve(count);
+  for (unsigned t = 0; t < count; ++t) {
+    threads.emplace_back([&] {
+      for (std::size_t i = next++; i < n; i = next++) fn(i);
+    });
+  }
+  for (std::thread& t : threads) t.join();
+}
+
+/// Collects one rule's diagnostics.
+class Collector final : public rule::RuleContext {
+ public:
+  Collector(const rule::RuleInfo& info, const rule::RuleTable& table, const Selection& sel,
+            std::vector<rule::Diagnostic>& out)
+      : info_(info), table_(table), selection_(sel), out_(out) {}
+  [[nodiscard]] const rule::RuleInfo& info() const override { return info_; }
+  [[nodiscard]] bool is_known_code(std::string_view code) const override {
+    if (code == "ALL") return true;
+    return std::any_of(table_.begin(), table_.end(), [&](const rule::RuleInfo& r) {
+      return r.code == code || (r.code.starts_with(code) && !code.empty() && !std::isdigit(code.back()));
+    });
+  }
+  [[nodiscard]] bool is_enabled_code(std::string_view code) const override {
+    return std::any_of(table_.begin(), table_.end(), [&](const rule::RuleInfo& r) {
+      return rule::code_matches(code, r.code) && selection_.enabled(r.code);
+    });
+  }
+  void emit(rule::Diagnostic d) override { out_.push_back(std::move(d)); }
+
+ private:
+  const rule::RuleInfo& info_;
+  const rule::RuleTable& table_;
+  const Selection& selection_;
+  std::vector<rule::Diagnostic>& out_;
+};
+
+std::optional<rule::Severity> severity_override(const Selection& sel, std::string_view code) {
+  std::optional<rule::Severity> out;
+  std::size_t best = 0;
+  for (const auto& [pattern, sev] : sel.severity) {
+    if (rule::code_matches(pattern, code) && pattern.size() >= best) {
+      best = pattern.size();
+      out = sev;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::unique_ptr<model::Document> load_document(std::string path, std::string text, bool explicitly_named) {
+  auto doc = std::make_unique<model::Document>();
+  doc->explicitly_named = explicitly_named;
+  // A UTF-8 BOM is not part of the content: editors count columns without it.
+  if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
+  doc->format = format_of(path, text);
+  doc->source = std::make_shared<source::SourceFile>(std::move(path), std::move(text));
+  const std::string& t = doc->source->text();
+
+  if (doc->format == parse::Format::Other) return doc;
+  const std::string_view head(t.data(), std::min<std::size_t>(t.size(), 8192));
+  if (head.find('\0') != std::string_view::npos) {
+    doc->read_error = "binary file (contains NUL bytes)";
+    return doc;
+  }
+  std::size_t bad = 0;
+  if (!source::is_valid_utf8(t, &bad)) {
+    doc->read_error = "not valid UTF-8";
+    doc->read_error_region = doc->source->region(bad, bad + 1);
+    return doc;
+  }
+  switch (doc->format) {
+    case parse::Format::Yaml:
+    case parse::Format::Json:
+    case parse::Format::Toml: {
+      doc->config = doc->format == parse::Format::Yaml   ? parse::read_yaml(*doc->source)
+                    : doc->format == parse::Format::Json ? parse::read_json(*doc->source)
+                                                         : parse::read_toml(*doc->source);
+      doc->kind = model::classify_config(doc->config, doc->format);
+      doc->report_parse_errors = explicitly_named || doc->kind != model::DocKind::Unknown ||
+                                 (!doc->config.errors.empty() && model::config_text_may_matter(t));
+      break;
+    }
+    case parse::Format::Python: {
+      if (!explicitly_named && !model::python_may_matter(t)) break;
+      const parse::PythonTree tree = parse::PythonTree::parse(*doc->source);
+      doc->python = model::extract_python_facts(*doc->source, tree);
+      doc->kind = model::DocKind::PythonScript;
+      doc->report_parse_errors = true;
+      break;
+    }
+    case parse::Format::Shell:
+      if (shell_may_matter(t)) doc->kind = model::DocKind::LaunchScript;
+      break;
+    case parse::Format::Other:
+      break;
+  }
+  return doc;
+}
+
+namespace {
+
+std::unique_ptr<model::Document> read_document(const std::string& path, bool explicitly_named) {
+  std::error_code ec;
+  const fs::path p(path);
+  auto fail = [&](std::string why) {
+    auto doc = std::make_unique<model::Document>();
+    doc->source = std::make_shared<source::SourceFile>(path, "");
+    doc->read_error = std::move(why);
+    doc->explicitly_named = explicitly_named;
+    return doc;
+  };
+  const auto status = fs::status(p, ec);
+  if (ec || !fs::exists(status)) return fail("no such file");
+  if (fs::is_directory(status)) return fail("is a directory, not a file");
+  const auto size = fs::file_size(p, ec);
+  if (ec) return fail("cannot read: " + ec.message());
+  if (size > kMaxFileBytes)
+    return fail("file is larger than the " + std::to_string(kMaxFileBytes / (1024 * 1024)) + " MiB limit");
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return fail(std::string("cannot open: ") + std::strerror(errno));
+  std::string text;
+  text.resize(static_cast<std::size_t>(size));
+  in.read(text.data(), static_cast<std::streamsize>(size));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  return load_document(path, std::move(text), explicitly_named);
+}
+
+std::string relative_to_config(const std::string& path, const std::string& base) {
+  if (base.empty() || base == ".") return path;
+  const std::string rel = fs::path(path).lexically_relative(base).generic_string();
+  return rel.empty() ? path : rel;
+}
+
+}  // namespace
+
+RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
+  RunResult result;
+  const unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1U, std::thread::hardware_concurrency());
+
+  // 1. discover and load
+  std::vector<std::string> explicit_files;
+  std::vector<std::string> files;
+  if (!options.read_stdin) files = discover(options.paths, options.exclude, options.respect_gitignore, &explicit_files);
+  std::set<std::string> explicit_set(explicit_files.begin(), explicit_files.end());
+  result.documents.resize(files.size());
+  parallel_for(files.size(), jobs, [&](std::size_t i) {
+    result.documents[i] = read_document(files[i], explicit_set.count(files[i]) != 0);
+  });
+  if (options.read_stdin) {
+    result.documents.push_back(load_document(options.stdin_filename, options.stdin_text, true));
+  }
+  result.files_checked = result.documents.size();
+  for (const auto& d : result.documents) result.sources[d->path()] = d->source;
+
+  // 2. launches: each file alone (bound launches are added by the binder)
+  for (const auto& d : result.documents) {
+    if (d->kind != model::DocKind::Unknown && !d->read_error) result.launches.push_back(model::resolve_file(*d));
+  }
+
+  // 3. rules
+  std::vector<const rule::RuleInfo*> enabled;
+  for (const rule::RuleInfo& r : rules) {
+    if (options.selection.enabled(r.code)) enabled.push_back(&r);
+  }
+  std::vector<std::unique_ptr<rule::Rule>> instances;
+  for (const rule::RuleInfo* r : enabled) instances.push_back(r->factory());
+
+  std::vector<std::vector<rule::Diagnostic>> per_doc(result.documents.size());
+  parallel_for(result.documents.size(), jobs, [&](std::size_t i) {
+    for (std::size_t k = 0; k < enabled.size(); ++k) {
+      Collector ctx(*enabled[k], rules, options.selection, per_doc[i]);
+      instances[k]->check_document(*result.documents[i], ctx);
+    }
+  });
+  std::vector<std::vector<rule::Diagnostic>> per_launch(result.launches.size());
+  parallel_for(result.launches.size(), jobs, [&](std::size_t i) {
+    for (std::size_t k = 0; k < enabled.size(); ++k) {
+      Collector ctx(*enabled[k], rules, options.selection, per_launch[i]);
+      instances[k]->check_launch(result.launches[i], ctx);
+    }
+  });
+  std::vector<rule::Diagnostic> all;
+  for (auto& v : per_doc) std::move(v.begin(), v.end(), std::back_inserter(all));
+  for (auto& v : per_launch) std::move(v.begin(), v.end(), std::back_inserter(all));
+
+  // 4. dedupe (a file in several launches reports once)
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end(),
+                        [](const rule::Diagnostic& a, const rule::Diagnostic& b) {
+                          return a.code == b.code && a.path == b.path && a.region == b.region &&
+                                 a.message == b.message;
+                        }),
+            all.end());
+
+  // 5. suppressions: in-source comments, then per-file-ignores
+  std::map<std::string, std::vector<rule::Suppression>> suppressions;
+  for (const auto& d : result.documents) {
+    if (d->read_error || d->kind == model::DocKind::Unknown) {
+      if (!d->report_parse_errors) continue;
+    }
+    suppressions[d->path()] = rule::find_suppressions(*d->source, d->format == parse::Format::Json);
+  }
+  for (rule::Diagnostic& diag : all) {
+    if (auto sev = severity_override(options.selection, diag.code)) diag.severity = *sev;
+    auto it = suppressions.find(diag.path);
+    if (it != suppressions.end()) {
+      for (rule::Suppression& s : it->second) {
+        const bool line_hit = s.scope == rule::Suppression::Scope::File || s.line == diag.region.begin.line ||
+                              (s.own_line && s.line + 1 == diag.region.begin.line);
+        if (!line_hit) continue;
+        for (std::size_t c = 0; c < s.codes.size(); ++c) {
+          if (rule::code_matches(s.codes[c], diag.code)) {
+            s.used[c] = true;
+            diag.suppressed = true;
+          }
+        }
+      }
+    }
+    for (const PerFileIgnore& pfi : options.per_file_ignores) {
+      if (!glob_match(pfi.glob, diag.path) && !glob_match("**/" + pfi.glob, diag.path)) continue;
+      for (const std::string& c : pfi.codes) {
+        if (rule::code_matches(c, diag.code)) diag.suppressed = true;
+      }
+    }
+  }
+
+  // 6. suppressions that suppressed nothing (LL004) and unknown codes (LL003) run last
+  std::vector<rule::Diagnostic> late;
+  for (const auto& d : result.documents) {
+    auto it = suppressions.find(d->path());
+    if (it == suppressions.end()) continue;
+    for (const rule::Suppression& s : it->second) {
+      for (std::size_t k = 0; k < enabled.size(); ++k) {
+        Collector ctx(*enabled[k], rules, options.selection, late);
+        instances[k]->check_suppression(*d, s, ctx);
+      }
+    }
+  }
+  for (rule::Diagnostic& diag : late) {
+    if (auto sev = severity_override(options.selection, diag.code)) diag.severity = *sev;
+  }
+  std::move(late.begin(), late.end(), std::back_inserter(all));
+
+  if (!options.show_suppressed) {
+    all.erase(std::remove_if(all.begin(), all.end(), [](const rule::Diagnostic& d) { return d.suppressed; }),
+              all.end());
+  }
+  std::sort(all.begin(), all.end());
+  result.diagnostics = std::move(all);
+  (void)relative_to_config;
+  return result;
+}
+
+}  // namespace lint::driver

@@ -1,0 +1,78 @@
+// The pipeline: discover -> load -> facts -> launches -> rules -> suppressions -> sort/dedupe.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lint/model/document.hpp"
+#include "lint/model/launch.hpp"
+#include "lint/rule/diagnostic.hpp"
+#include "lint/rule/rule.hpp"
+
+namespace lint::driver {
+
+/// Which rules run and how severe their findings are.
+struct Selection {
+  std::vector<std::string> select = {"ALL"};  ///< codes or prefixes
+  std::vector<std::string> ignore;
+  std::vector<std::string> extend_select;
+  std::map<std::string, rule::Severity> severity;  ///< code (or prefix) -> severity override
+
+  [[nodiscard]] bool enabled(std::string_view code) const;
+};
+
+struct PerFileIgnore {
+  std::string glob;                ///< matched against the path relative to the config's directory
+  std::vector<std::string> codes;
+};
+
+/// A launch declared in the project config (`[[launch]]`).
+struct DeclaredLaunch {
+  std::string name;
+  std::string command;             ///< a launch command line, resolved like one in a script
+  std::vector<std::string> files;  ///< or the files of the launch
+  std::string base_dir;
+};
+
+struct RunOptions {
+  std::vector<std::string> paths = {"."};
+  bool read_stdin = false;
+  std::string stdin_text;
+  std::string stdin_filename = "stdin";
+  Selection selection;
+  std::vector<std::string> exclude;               ///< globs, relative to the working directory
+  std::vector<PerFileIgnore> per_file_ignores;
+  std::vector<DeclaredLaunch> declared_launches;
+  unsigned jobs = 0;                              ///< 0: all cores
+  bool show_suppressed = false;
+  bool respect_gitignore = true;
+};
+
+struct RunResult {
+  std::vector<rule::Diagnostic> diagnostics;      ///< sorted, deduplicated; suppressed ones only if asked
+  std::vector<std::unique_ptr<model::Document>> documents;
+  std::vector<model::Launch> launches;            ///< each file alone, then bound launches
+  std::map<std::string, source::SourcePtr> sources;
+  std::size_t files_checked = 0;
+};
+
+/// Hard limits (docs/limits.md).
+inline constexpr std::uintmax_t kMaxFileBytes = 64ULL * 1024 * 1024;
+
+/// Runs the whole pipeline. Never throws for bad input: every problem with a file becomes a finding.
+RunResult run(const rule::RuleTable& rules, const RunOptions& options);
+
+/// Loads one file's text into a Document (format by name, kind by content). Exposed for tests and `explain`.
+std::unique_ptr<model::Document> load_document(std::string path, std::string text, bool explicitly_named);
+
+/// Files under `paths` that launchlint reads (directories walked, .gitignore honoured, excludes applied).
+std::vector<std::string> discover(const std::vector<std::string>& paths, const std::vector<std::string>& exclude,
+                                  bool respect_gitignore, std::vector<std::string>* explicit_files);
+
+/// fnmatch-style glob with `**` spanning directories.
+bool glob_match(std::string_view pattern, std::string_view path);
+
+}  // namespace lint::driver

@@ -1,0 +1,19 @@
+// Recognises launch files by content: an accelerate config by its keys, not its file name.
+#pragma once
+
+#include <string_view>
+
+#include "lint/model/document.hpp"
+
+namespace lint::model {
+
+/// The kind of a loaded config document (YAML/JSON/TOML), from its keys.
+DocKind classify_config(const parse::ConfigDocument& doc, parse::Format format);
+
+/// A cheap byte scan: could this Python text configure a distributed launch? Files that can't are not parsed.
+bool python_may_matter(std::string_view text);
+
+/// A cheap byte scan for config text that failed to parse: does it look like a launch file (worth an LL001)?
+bool config_text_may_matter(std::string_view text);
+
+}  // namespace lint::model

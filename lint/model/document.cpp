@@ -1,0 +1,37 @@
+#include "lint/model/document.hpp"
+
+namespace lint::model {
+
+std::string_view to_string(DocKind kind) {
+  switch (kind) {
+    case DocKind::Unknown:
+      return "unknown";
+    case DocKind::AccelerateConfig:
+      return "accelerate config";
+    case DocKind::TrainerFsdpConfig:
+      return "Trainer fsdp_config";
+    case DocKind::DeepSpeedConfig:
+      return "DeepSpeed config";
+    case DocKind::TorchtitanConfig:
+      return "torchtitan config";
+    case DocKind::AxolotlConfig:
+      return "axolotl config";
+    case DocKind::PythonScript:
+      return "Python script";
+    case DocKind::LaunchScript:
+      return "launch script";
+  }
+  return "unknown";
+}
+
+const std::vector<parse::ParseError>& Document::parse_errors() const {
+  if (python) return python->syntax_errors;
+  return config.errors;
+}
+
+const parse::Node* Document::root_map() const {
+  if (!config.has_root || !config.root.is_map()) return nullptr;
+  return &config.root;
+}
+
+}  // namespace lint::model

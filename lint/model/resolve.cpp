@@ -1,0 +1,785 @@
+#include "lint/model/resolve.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include "lint/model/accelerate_schema.hpp"
+
+namespace lint::model {
+
+namespace {
+
+namespace acc = accelerate;
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::toupper(c); });
+  return out;
+}
+
+Setting make_setting(std::string_view key, Value value, const Value& written, const Document& doc,
+                     source::Region region, Origin origin, std::string spelled) {
+  Setting s;
+  s.key = std::string(key);
+  s.value = std::move(value);
+  s.written = written;
+  s.path = doc.path();
+  s.region = region;
+  s.origin = origin;
+  s.spelled = std::move(spelled);
+  return s;
+}
+
+Setting default_setting(std::string_view key, Value value, std::string note) {
+  Setting s;
+  s.key = std::string(key);
+  s.value = std::move(value);
+  s.written = s.value;
+  s.origin = Origin::Default;
+  s.note = std::move(note);
+  return s;
+}
+
+/// Decides `key` from assignments of one precedence level (last wins within a file, as PyYAML/json do) and a
+/// fallback default.
+void decide_with_default(Launch& l, std::string_view key, std::optional<Setting> fallback, std::string reason = {}) {
+  std::vector<const Setting*> ranked = l.assignments(key);
+  std::reverse(ranked.begin(), ranked.end());
+  if (ranked.empty() && fallback) ranked.push_back(l.add(std::move(*fallback)));
+  if (ranked.empty()) {
+    l.set_unknown(key, std::move(reason));
+    return;
+  }
+  l.decide(key, std::move(ranked), std::move(reason));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// accelerate config files
+
+void collect_accelerate_config(const Document& doc, Launch& l) {
+  const parse::Node* root = doc.root_map();
+  if (root == nullptr) return;
+  for (const parse::Entry& e : root->entries) {
+    const std::string& k = e.key.text;
+    const Value written = value_of(e.value);
+    if (k == "distributed_type") {
+      Value v = written;
+      // Unquoted NO is PyYAML's False; accelerate's launcher then runs non-distributed, as the user meant.
+      if (v.kind == ValueKind::Bool && !v.boolean) v = Value::of_string("NO", v.region);
+      l.add(make_setting(keys::kDistributedType, v, written, doc, e.value.region, Origin::ConfigFile, k));
+    } else if (k == "num_processes" || k == "num_machines") {
+      l.add(make_setting(k == "num_processes" ? keys::kNumProcesses : keys::kNumMachines, written, written, doc,
+                         e.value.region, Origin::ConfigFile, k));
+    } else if (k == "mixed_precision") {
+      l.add(make_setting(keys::kMixedPrecision, written, written, doc, e.value.region, Origin::ConfigFile, k));
+    } else if (k == "fsdp_config" && e.value.is_map()) {
+      for (const parse::Entry& f : e.value.entries) {
+        const std::string prefixed = f.key.text.starts_with("fsdp_") ? f.key.text : "fsdp_" + f.key.text;
+        const acc::FsdpKey* info = acc::find_fsdp_key(prefixed);
+        if (info == nullptr) continue;
+        const Value fw = value_of(f.value);
+        l.add(make_setting(info->canonical, normalise_fsdp_value(prefixed, fw), fw, doc, f.value.region,
+                           Origin::ConfigFile, "fsdp_config." + f.key.text));
+      }
+    }
+  }
+}
+
+/// `accelerate launch --config_file <doc>`: config values over the flag defaults (launch.py:1259-1271).
+void resolve_accelerate_launch(Launch& l) {
+  decide_with_default(l, keys::kDistributedType, std::nullopt);
+  const Value& dt = l.value(keys::kDistributedType);
+  if (dt.kind == ValueKind::String) {
+    const Effective* e = l.get(keys::kDistributedType);
+    Setting s = *e->decided_by;
+    s.key = std::string(keys::kFsdpEnabled);
+    s.value = Value::of_bool(dt.text == "FSDP", s.region);
+    l.add(std::move(s));
+    decide_with_default(l, keys::kFsdpEnabled, std::nullopt);
+  } else {
+    l.set_unknown(keys::kFsdpEnabled);
+  }
+
+  std::optional<Setting> np_default;
+  if (dt.kind == ValueKind::String && dt.text == "NO")
+    np_default = default_setting(keys::kNumProcesses, Value::of_int(1), "accelerate config default for NO");
+  decide_with_default(l, keys::kNumProcesses, np_default);
+  decide_with_default(l, keys::kNumMachines, default_setting(keys::kNumMachines, Value::of_int(1), "accelerate default"));
+  decide_with_default(l, keys::kMixedPrecision,
+                      default_setting(keys::kMixedPrecision, Value::of_string("no"), "accelerate launch default"));
+
+  const Value& np = l.value(keys::kNumProcesses);
+  if (np.kind == ValueKind::Int && np.integer > 0) {
+    const Effective* e = l.get(keys::kNumProcesses);
+    if (e->decided_by != nullptr) {
+      Setting ws = *e->decided_by;
+      ws.key = std::string(keys::kWorldSize);
+      l.add(std::move(ws));
+      decide_with_default(l, keys::kWorldSize, std::nullopt);
+    }
+  } else {
+    l.set_unknown(keys::kWorldSize);
+  }
+
+  for (const acc::FsdpKey& k : acc::fsdp_keys()) {
+    std::optional<Setting> fallback;
+    if (!k.launch_default.empty()) {
+      fallback = default_setting(k.canonical,
+                                 normalise_fsdp_value(k.name, Value::of_string(std::string(k.launch_default))),
+                                 "accelerate launch default of --" + std::string(k.name));
+    } else if (k.canonical == keys::kAutoWrapPolicy) {
+      fallback = default_setting(k.canonical, Value::of_string("NO_WRAP"),
+                                 "FullyShardedDataParallelPlugin default when fsdp_auto_wrap_policy is unset");
+    }
+    decide_with_default(l, k.canonical, std::move(fallback));
+  }
+  // The FSDP2 default state dict type differs from FSDP1's (dataclasses.py:2030-2034).
+  if (l.get(keys::kStateDictType)->decided_by == nullptr) {
+    const auto v = l.fsdp_version();
+    if (v) {
+      decide_with_default(l, keys::kStateDictType,
+                          default_setting(keys::kStateDictType,
+                                          Value::of_string(*v == 2 ? "SHARDED_STATE_DICT" : "FULL_STATE_DICT"),
+                                          "FullyShardedDataParallelPlugin default"));
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Python scripts
+
+bool is_trainer_args(std::string_view name) {
+  static constexpr std::array<std::string_view, 2> kHf = {"TrainingArguments", "Seq2SeqTrainingArguments"};
+  return std::find(kHf.begin(), kHf.end(), name) != kHf.end();
+}
+
+/// TRL's configs derive from TrainingArguments and default gradient_checkpointing to True
+/// (trl:trl/trainer/base_config.py:61-62).
+bool is_trl_config(std::string_view name) {
+  static constexpr std::array<std::string_view, 17> kTrl = {
+      "SFTConfig", "DPOConfig",   "GRPOConfig", "ORPOConfig",      "KTOConfig",   "CPOConfig",
+      "RewardConfig", "PPOConfig", "RLOOConfig", "OnlineDPOConfig", "GKDConfig",   "PRMConfig",
+      "BCOConfig", "XPOConfig",   "NashMDConfig", "AlignPropConfig", "DDPOConfig"};
+  return std::find(kTrl.begin(), kTrl.end(), name) != kTrl.end();
+}
+
+Value enum_or_string_strategy(const Value& v) {
+  if (v.kind == ValueKind::Enum || v.kind == ValueKind::String) {
+    if (auto s = acc::parse_strategy(v.text)) {
+      Value out = Value::of_string(std::string(*s), v.region);
+      return out;
+    }
+    return v;
+  }
+  if (v.kind == ValueKind::Int) {
+    if (auto s = acc::parse_strategy(v.text)) return Value::of_string(std::string(*s), v.region);
+  }
+  return v;
+}
+
+void add_call_setting(Launch& l, const Document& doc, const PyCall& call, const PyArg& arg, std::string_view key,
+                      Value value, Origin origin) {
+  l.add(make_setting(key, std::move(value), arg.value, doc, arg.region, origin, call.name + "(" + arg.name + "=)"));
+}
+
+/// Torch's FullyShardedDataParallel(...) (FSDP1) and fully_shard(...) (FSDP2), Lightning's FSDPStrategy(...).
+void collect_torch_calls(const Document& doc, const PythonFacts& py, Launch& l) {
+  const auto fsdp1 = py.calls_named("FullyShardedDataParallel");
+  const auto fsdp2 = py.calls_named("fully_shard");
+  const auto lightning = py.calls_named("FSDPStrategy");
+  for (const PyCall* c : fsdp1) {
+    l.add(make_setting(keys::kFsdpEnabled, Value::of_bool(true, c->callee_region), Value::of_bool(true), doc,
+                       c->callee_region, Origin::TorchCall, c->name + "(...)"));
+    l.add(make_setting(keys::kFsdpVersion, Value::of_int(1, c->callee_region), Value::of_int(1), doc,
+                       c->callee_region, Origin::TorchCall, c->name + "(...)"));
+    if (const PyArg* a = c->keyword("sharding_strategy"))
+      add_call_setting(l, doc, *c, *a, keys::kShardingStrategy, enum_or_string_strategy(a->value), Origin::TorchCall);
+    else if (!c->has_unresolved_unpacking)
+      l.add(make_setting(keys::kShardingStrategy, Value::of_string("FULL_SHARD", c->callee_region), Value{}, doc,
+                         c->callee_region, Origin::TorchCall, c->name + "(...) default"));
+  }
+  for (const PyCall* c : lightning) {
+    l.add(make_setting(keys::kFsdpEnabled, Value::of_bool(true, c->callee_region), Value::of_bool(true), doc,
+                       c->callee_region, Origin::LightningStrategy, c->name + "(...)"));
+    l.add(make_setting(keys::kFsdpVersion, Value::of_int(1, c->callee_region), Value::of_int(1), doc,
+                       c->callee_region, Origin::LightningStrategy, c->name + "(...)"));
+    if (const PyArg* a = c->keyword("sharding_strategy")) {
+      Value v = a->value;
+      // Lightning resolves strings with ShardingStrategy[s.upper()]: the ZeRO-2 hybrid member is _HYBRID_SHARD_ZERO2.
+      if (v.kind == ValueKind::String) {
+        const std::string up = upper(v.text);
+        static constexpr std::array<std::string_view, 5> kMembers = {"FULL_SHARD", "SHARD_GRAD_OP", "NO_SHARD",
+                                                                     "HYBRID_SHARD", "_HYBRID_SHARD_ZERO2"};
+        if (std::find(kMembers.begin(), kMembers.end(), up) != kMembers.end())
+          v = Value::of_string(up == "_HYBRID_SHARD_ZERO2" ? "HYBRID_SHARD_ZERO2" : up, v.region);
+      } else {
+        v = enum_or_string_strategy(v);
+      }
+      add_call_setting(l, doc, *c, *a, keys::kShardingStrategy, v, Origin::LightningStrategy);
+    } else if (!c->has_unresolved_unpacking) {
+      l.add(make_setting(keys::kShardingStrategy, Value::of_string("FULL_SHARD", c->callee_region), Value{}, doc,
+                         c->callee_region, Origin::LightningStrategy, c->name + "(...) default"));
+    }
+    const PyArg* policy = c->keyword("activation_checkpointing_policy");
+    if (policy == nullptr) policy = c->keyword("activation_checkpointing");
+    if (policy != nullptr) {
+      Value on = policy->value.kind == ValueKind::None ? Value::of_bool(false, policy->region)
+                                                       : Value::of_bool(true, policy->region);
+      if (policy->value.kind == ValueKind::Unknown) on = Value::unknown(policy->region);
+      add_call_setting(l, doc, *c, *policy, keys::kLightningAcPolicy, on, Origin::LightningStrategy);
+    }
+  }
+  if (!fsdp2.empty()) {
+    // Several fully_shard calls are the usual per-layer pattern, often with the root kept unsharded
+    // (reshard_after_forward=False on the root only). Parameters stay gathered only if every call says so.
+    bool all_false = true;
+    bool any_unknown = false;
+    const PyCall* first = fsdp2.front();
+    for (const PyCall* c : fsdp2) {
+      const PyArg* a = c->keyword("reshard_after_forward");
+      if (a == nullptr) {
+        if (c->has_unresolved_unpacking) any_unknown = true;
+        all_false = false;
+        continue;
+      }
+      const auto t = a->value.kind == ValueKind::Bool ? std::optional<bool>(a->value.boolean) : std::nullopt;
+      if (!t) any_unknown = true;
+      else if (*t) all_false = false;
+    }
+    l.add(make_setting(keys::kFsdpEnabled, Value::of_bool(true, first->callee_region), Value::of_bool(true), doc,
+                       first->callee_region, Origin::TorchCall, "fully_shard(...)"));
+    l.add(make_setting(keys::kFsdpVersion, Value::of_int(2, first->callee_region), Value::of_int(2), doc,
+                       first->callee_region, Origin::TorchCall, "fully_shard(...)"));
+    const PyCall* site = first;
+    for (const PyCall* c : fsdp2) {
+      if (c->keyword("reshard_after_forward") != nullptr) {
+        site = c;
+        break;
+      }
+    }
+    const PyArg* a = site->keyword("reshard_after_forward");
+    Value v = any_unknown ? Value::unknown() : Value::of_bool(!all_false);
+    v.region = a != nullptr ? a->region : site->callee_region;
+    l.add(make_setting(keys::kReshardAfterForward, v, a != nullptr ? a->value : Value{}, doc, v.region,
+                       Origin::TorchCall, "fully_shard(reshard_after_forward=)"));
+  }
+}
+
+/// Keyword names of FullyShardedDataParallelPlugin and the canonical key each sets.
+struct PluginField {
+  std::string_view kwarg;
+  std::string_view prefixed;  ///< the accelerate config key whose parsing applies
+};
+constexpr std::array kPluginFields = {
+    PluginField{"fsdp_version", "fsdp_version"},
+    PluginField{"sharding_strategy", "fsdp_sharding_strategy"},
+    PluginField{"reshard_after_forward", "fsdp_reshard_after_forward"},
+    PluginField{"auto_wrap_policy", "fsdp_auto_wrap_policy"},
+    PluginField{"min_num_params", "fsdp_min_num_params"},
+    PluginField{"transformer_cls_names_to_wrap", "fsdp_transformer_layer_cls_to_wrap"},
+    PluginField{"backward_prefetch", "fsdp_backward_prefetch"},
+    PluginField{"forward_prefetch", "fsdp_forward_prefetch"},
+    PluginField{"state_dict_type", "fsdp_state_dict_type"},
+    PluginField{"use_orig_params", "fsdp_use_orig_params"},
+    PluginField{"sync_module_states", "fsdp_sync_module_states"},
+    PluginField{"cpu_ram_efficient_loading", "fsdp_cpu_ram_efficient_loading"},
+    PluginField{"activation_checkpointing", "fsdp_activation_checkpointing"},
+};
+
+void collect_plugin(const Document& doc, const PythonFacts& py, Launch& l) {
+  for (const PyCall* c : py.calls_named("FullyShardedDataParallelPlugin")) {
+    l.add(make_setting(keys::kFsdpEnabled, Value::of_bool(true, c->callee_region), Value::of_bool(true), doc,
+                       c->callee_region, Origin::PluginObject, c->name + "(...)"));
+    for (const PluginField& f : kPluginFields) {
+      const PyArg* a = c->keyword(f.kwarg);
+      if (a == nullptr || a->value.kind == ValueKind::None) continue;
+      const acc::FsdpKey* info = acc::find_fsdp_key(f.prefixed);
+      Value v = a->value;
+      if (f.kwarg == "auto_wrap_policy" && v.kind != ValueKind::String) {
+        v = v.kind == ValueKind::Unknown ? v : Value::of_string("CUSTOM", v.region);
+      } else if (f.kwarg == "reshard_after_forward" && v.kind == ValueKind::Bool) {
+        // a Python bool is kept as is (FSDP2 semantics; FSDP1 rejects it)
+      } else if (v.kind == ValueKind::Enum || v.kind == ValueKind::String || v.kind == ValueKind::Int) {
+        Value as_text = v;
+        if (v.kind == ValueKind::Enum) as_text = Value::of_string(v.text, v.region);
+        v = normalise_fsdp_value(f.prefixed, as_text);
+      }
+      add_call_setting(l, doc, *c, *a, info->canonical, v, Origin::PluginObject);
+    }
+    if (const PyArg* a = c->keyword("cpu_offload")) {
+      Value v = a->value.kind == ValueKind::Bool ? a->value : Value::unknown(a->region);
+      if (a->value.kind == ValueKind::Object) v = Value::of_bool(true, a->region);
+      add_call_setting(l, doc, *c, *a, keys::kOffloadParams, v, Origin::PluginObject);
+    }
+  }
+  // accelerator.state.fsdp_plugin.<field> = value (PEFT's documented recipe) wins over the constructed plugin.
+  for (const PyAttributeAssignment& a : py.attribute_assignments) {
+    if (a.target.find("fsdp_plugin.") == std::string::npos) continue;
+    for (const PluginField& f : kPluginFields) {
+      if (a.attribute != f.kwarg) continue;
+      const acc::FsdpKey* info = acc::find_fsdp_key(f.prefixed);
+      Value v = a.value;
+      if (f.kwarg == "auto_wrap_policy" && v.kind != ValueKind::String && v.kind != ValueKind::Unknown)
+        v = Value::of_string("CUSTOM", v.region);
+      l.add(make_setting(info->canonical, v, a.value, doc, a.region, Origin::PluginObject, a.target));
+    }
+  }
+}
+
+/// TrainingArguments / TRL configs (transformers 5.17 `_process_fsdp_args`, training_args.py:2734-2896).
+void collect_training_arguments(const Document& doc, const PythonFacts& py, Launch& l) {
+  for (const PyCall& c : py.calls) {
+    const bool trl = is_trl_config(c.name);
+    if (!trl && !is_trainer_args(c.name)) continue;
+    const std::string spelled_base = c.name + "(";
+    if (const PyArg* gc = c.keyword("gradient_checkpointing")) {
+      Value v = gc->value.kind == ValueKind::Bool ? gc->value : Value::unknown(gc->region);
+      v.region = gc->region;
+      add_call_setting(l, doc, c, *gc, keys::kGradientCheckpointing, v, Origin::TrainingArguments);
+    } else {
+      Value v = c.has_unresolved_unpacking ? Value::unknown(c.callee_region) : Value::of_bool(trl, c.callee_region);
+      Setting s = make_setting(keys::kGradientCheckpointing, v, Value{}, doc, c.callee_region,
+                               Origin::TrainingArguments, c.name + "(...) default");
+      l.add(std::move(s));
+    }
+    const PyArg* fsdp = c.keyword("fsdp");
+    if (fsdp == nullptr) continue;
+    const Value& fv = fsdp->value;
+    std::vector<std::string> words;
+    bool enabled = false;
+    bool known = true;
+    if (fv.kind == ValueKind::Bool) {
+      enabled = fv.boolean;
+    } else if (fv.kind == ValueKind::String) {
+      std::string w;
+      for (char ch : fv.text + " ") {
+        if (ch == ' ' || ch == '\t') {
+          if (!w.empty()) words.push_back(w);
+          w.clear();
+        } else {
+          w += ch;
+        }
+      }
+      enabled = !words.empty();
+    } else if (fv.kind == ValueKind::List) {
+      for (const Value& it : fv.items) {
+        if (it.kind != ValueKind::String) known = false;
+        else words.push_back(it.text);
+      }
+      enabled = !fv.items.empty();
+    } else if (fv.kind == ValueKind::None) {
+      enabled = false;
+    } else {
+      known = false;
+    }
+    if (!known) {
+      l.add(make_setting(keys::kFsdpEnabled, Value::unknown(fsdp->region), fv, doc, fsdp->region,
+                         Origin::TrainingArguments, spelled_base + "fsdp=)"));
+      continue;
+    }
+    l.add(make_setting(keys::kFsdpEnabled, Value::of_bool(enabled, fsdp->region), fv, doc, fsdp->region,
+                       Origin::TrainingArguments, spelled_base + "fsdp=)"));
+    if (!enabled) continue;
+    // fsdp_config: a dict literal (keys with `fsdp_` stripped) or a path to a JSON file (bound later).
+    const PyArg* cfg = c.keyword("fsdp_config");
+    const Value* cfg_dict = (cfg != nullptr && cfg->value.kind == ValueKind::Dict) ? &cfg->value : nullptr;
+    const bool cfg_unknown = cfg != nullptr && cfg_dict == nullptr && cfg->value.kind != ValueKind::None;
+    auto cfg_get = [&](std::string_view key) -> const Value* {
+      if (cfg_dict == nullptr) return nullptr;
+      const Value* found = nullptr;
+      for (const auto& [k, v] : cfg_dict->fields) {
+        std::string_view kk = k;
+        if (kk.starts_with("fsdp_")) kk.remove_prefix(5);
+        if (kk == key) found = &v;
+      }
+      return found;
+    };
+    const Value* version_v = cfg_get("version");
+    int version = 2;
+    if (version_v != nullptr) {
+      if (version_v->kind == ValueKind::Int) version = static_cast<int>(version_v->integer);
+      else if (version_v->kind == ValueKind::String && (version_v->text == "1" || version_v->text == "2"))
+        version = version_v->text[0] - '0';
+      else version = 0;
+    } else if (cfg_unknown) {
+      version = 0;
+    }
+    const source::Region vr = version_v != nullptr ? version_v->region : fsdp->region;
+    l.add(make_setting(keys::kFsdpVersion, version != 0 ? Value::of_int(version, vr) : Value::unknown(vr),
+                       version_v != nullptr ? *version_v : Value{}, doc, vr, Origin::TrainingArguments,
+                       version_v != nullptr ? "fsdp_config.version" : spelled_base + "fsdp=) default version"));
+    if (version == 2) {
+      const Value* raf = cfg_get("reshard_after_forward");
+      if (raf != nullptr) {
+        Value v = raf->kind == ValueKind::Bool ? *raf : Value::unknown(raf->region);
+        if (raf->kind == ValueKind::String) {
+          if (auto t = parse_truth(raf->text)) v = Value::of_bool(*t, raf->region);
+        }
+        v.region = raf->region;
+        l.add(make_setting(keys::kReshardAfterForward, v, *raf, doc, raf->region, Origin::TrainingArguments,
+                           "fsdp_config.reshard_after_forward"));
+      } else if (!cfg_unknown) {
+        // The first sharding word decides (setdefault, training_args.py:2876-2883); default True.
+        std::optional<bool> from_words;
+        for (const std::string& w : words) {
+          if (w == "full_shard") from_words = from_words.value_or(true);
+          if (w == "shard_grad_op") from_words = from_words.value_or(false);
+        }
+        l.add(make_setting(keys::kReshardAfterForward, Value::of_bool(from_words.value_or(true), fsdp->region), fv,
+                           doc, fsdp->region, Origin::TrainingArguments, spelled_base + "fsdp=)"));
+      }
+    }
+    if (const Value* ac = cfg_get("activation_checkpointing")) {
+      Value v = *ac;
+      if (auto t = truth_of(*ac)) v = Value::of_bool(*t, ac->region);
+      else v = Value::unknown(ac->region);
+      l.add(make_setting(keys::kActivationCheckpointing, v, *ac, doc, ac->region, Origin::TrainingArguments,
+                         "fsdp_config.activation_checkpointing"));
+    }
+    if (!cfg_unknown) {
+      const Value* awp = cfg_get("auto_wrap_policy");
+      l.add(make_setting(keys::kAutoWrapPolicy,
+                         awp != nullptr ? *awp : Value::of_string("TRANSFORMER_BASED_WRAP", fsdp->region),
+                         awp != nullptr ? *awp : Value{}, doc, awp != nullptr ? awp->region : fsdp->region,
+                         Origin::TrainingArguments,
+                         awp != nullptr ? "fsdp_config.auto_wrap_policy" : spelled_base + "fsdp=) default"));
+    }
+  }
+}
+
+/// Calls that turn activation checkpointing on in the script itself.
+void collect_checkpointing_calls(const Document& doc, const PythonFacts& py, Launch& l) {
+  for (const PyCall& c : py.calls) {
+    if (c.name == "gradient_checkpointing_enable") {
+      l.add(make_setting(keys::kModelGradientCheckpointing, Value::of_bool(true, c.region), Value{}, doc, c.region,
+                         Origin::ScriptCall, c.callee + "()"));
+    } else if (c.name == "prepare_model_for_kbit_training") {
+      // peft enables gradient checkpointing here unless use_gradient_checkpointing=False.
+      const PyArg* a = c.keyword("use_gradient_checkpointing");
+      Value v = Value::of_bool(true, c.region);
+      if (a != nullptr) v = a->value.kind == ValueKind::Bool ? a->value : Value::unknown(a->region);
+      v.region = a != nullptr ? a->region : c.region;
+      l.add(make_setting(keys::kModelGradientCheckpointing, v, Value{}, doc, v.region, Origin::ScriptCall,
+                         c.callee + "()"));
+    } else if (c.name == "apply_activation_checkpointing" || c.name == "checkpoint_wrapper" ||
+               c.name == "checkpoint_sequential" ||
+               (c.name == "checkpoint" && c.callee.find("checkpoint.checkpoint") != std::string::npos)) {
+      l.add(make_setting(keys::kApplyActivationCheckpointing, Value::of_bool(true, c.region), Value{}, doc, c.region,
+                         Origin::ScriptCall, c.callee + "()"));
+    }
+  }
+  for (const PyAttributeAssignment& a : py.attribute_assignments) {
+    if (a.attribute == "gradient_checkpointing" && a.target.find("args") == std::string::npos) {
+      Value v = a.value.kind == ValueKind::Bool ? a.value : Value::unknown(a.region);
+      v.region = a.region;
+      l.add(make_setting(keys::kModelGradientCheckpointing, v, a.value, doc, a.region, Origin::ScriptCall, a.target));
+    } else if (a.attribute == "gradient_checkpointing") {
+      Value v = a.value.kind == ValueKind::Bool ? a.value : Value::unknown(a.region);
+      v.region = a.region;
+      l.add(make_setting(keys::kGradientCheckpointing, v, a.value, doc, a.region, Origin::TrainingArguments,
+                         a.target));
+    }
+  }
+}
+
+/// A script alone: later assignments of one mechanism win, Python objects beat what the launcher would export
+/// (unknown here), and a torch-level call decides for the model it wraps.
+void resolve_python(Launch& l) {
+  static constexpr std::array<std::string_view, 10> kKeys = {
+      keys::kFsdpEnabled,        keys::kFsdpVersion,       keys::kShardingStrategy,
+      keys::kReshardAfterForward, keys::kActivationCheckpointing, keys::kAutoWrapPolicy,
+      keys::kGradientCheckpointing, keys::kModelGradientCheckpointing, keys::kApplyActivationCheckpointing,
+      keys::kLightningAcPolicy};
+  for (std::string_view key : kKeys) decide_with_default(l, key, std::nullopt, "not set in the script");
+  for (const acc::FsdpKey& k : acc::fsdp_keys()) {
+    if (l.get(k.canonical) == nullptr) decide_with_default(l, k.canonical, std::nullopt, "not set in the script");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// torchtitan TOML and axolotl YAML
+
+void collect_torchtitan(const Document& doc, Launch& l) {
+  const parse::Node* root = doc.root_map();
+  if (root == nullptr) return;
+  const parse::Node* par = root->find("parallelism");
+  std::int64_t dp_shard = -1;
+  if (par != nullptr && par->is_map()) {
+    if (const parse::Node* n = par->find("data_parallel_shard_degree"); n != nullptr && n->kind == parse::NodeKind::Int)
+      dp_shard = n->integer;
+    if (const parse::Entry* e = par->find_entry("fsdp_reshard_after_forward")) {
+      const Value w = value_of(e->value);
+      Value v = Value::unknown(e->value.region);
+      if (w.kind == ValueKind::String && w.text == "never") v = Value::of_bool(false, e->value.region);
+      if (w.kind == ValueKind::String && w.text == "always") v = Value::of_bool(true, e->value.region);
+      l.add(make_setting(keys::kReshardAfterForward, v, w, doc, e->value.region, Origin::TorchtitanConfig,
+                         "parallelism.fsdp_reshard_after_forward"));
+    }
+  }
+  // FSDP is on when dp_shard > 1 or -1 (the leftover ranks) or cp > 1 (parallel_dims.py:314-372).
+  const source::Region r = par != nullptr ? par->region : source::Region{};
+  l.add(make_setting(keys::kFsdpEnabled, dp_shard == 1 ? Value::unknown(r) : Value::of_bool(true, r), Value{}, doc, r,
+                     Origin::TorchtitanConfig, "parallelism.data_parallel_shard_degree"));
+  l.add(make_setting(keys::kFsdpVersion, Value::of_int(2, r), Value{}, doc, r, Origin::TorchtitanConfig, "torchtitan"));
+  const parse::Node* ac = root->find("activation_checkpoint");
+  const parse::Entry* mode = (ac != nullptr && ac->is_map()) ? ac->find_entry("mode") : nullptr;
+  if (mode != nullptr) {
+    l.add(make_setting(keys::kTorchtitanAcMode, value_of(mode->value), value_of(mode->value), doc, mode->value.region,
+                       Origin::TorchtitanConfig, "activation_checkpoint.mode"));
+  } else {
+    l.add(default_setting(keys::kTorchtitanAcMode, Value::of_string("selective"), "torchtitan default"));
+  }
+  decide_with_default(l, keys::kFsdpEnabled, std::nullopt);
+  decide_with_default(l, keys::kFsdpVersion, std::nullopt);
+  decide_with_default(l, keys::kReshardAfterForward, std::nullopt, "torchtitan default depends on pipeline parallelism");
+  decide_with_default(l, keys::kTorchtitanAcMode, std::nullopt);
+}
+
+void collect_axolotl(const Document& doc, Launch& l) {
+  const parse::Node* root = doc.root_map();
+  if (root == nullptr) return;
+  const parse::Entry* fsdp = root->find_entry("fsdp");
+  const parse::Node* cfg = root->find("fsdp_config");
+  const bool has_fsdp = (fsdp != nullptr && fsdp->value.kind != parse::NodeKind::Null &&
+                         !(fsdp->value.kind == parse::NodeKind::Sequence && fsdp->value.items.empty())) ||
+                        (cfg != nullptr && cfg->is_map() && !cfg->entries.empty());
+  auto cfg_entry = [&](std::string_view key) -> const parse::Entry* {
+    if (cfg == nullptr || !cfg->is_map()) return nullptr;
+    const parse::Entry* found = nullptr;
+    for (const parse::Entry& e : cfg->entries) {
+      std::string_view k = e.key.text;
+      if (k.starts_with("fsdp_")) k.remove_prefix(5);
+      if (k == key) found = &e;
+    }
+    return found;
+  };
+  if (has_fsdp) {
+    const source::Region r = fsdp != nullptr ? fsdp->key.region : root->find_entry("fsdp_config")->key.region;
+    l.add(make_setting(keys::kFsdpEnabled, Value::of_bool(true, r), Value{}, doc, r, Origin::AxolotlConfig, "fsdp"));
+    // axolotl pins a missing version to 1 (axolotl:src/axolotl/utils/schemas/validation.py:1118-1123).
+    const parse::Entry* ver = root->find_entry("fsdp_version");
+    if (ver == nullptr) ver = cfg_entry("version");
+    Value vv = ver != nullptr ? value_of(ver->value) : Value::of_int(1, r);
+    if (vv.kind == ValueKind::String && (vv.text == "1" || vv.text == "2")) vv = Value::of_int(vv.text[0] - '0', vv.region);
+    l.add(make_setting(keys::kFsdpVersion, vv, vv, doc, ver != nullptr ? ver->value.region : r, Origin::AxolotlConfig,
+                       ver != nullptr ? ver->key.text : "fsdp_version (axolotl default 1)"));
+    if (vv.kind == ValueKind::Int && vv.integer == 2) {
+      if (const parse::Entry* raf = cfg_entry("reshard_after_forward")) {
+        const Value w = value_of(raf->value);
+        Value v = Value::unknown(raf->value.region);
+        if (auto t = truth_of(w)) v = Value::of_bool(*t, raf->value.region);
+        l.add(make_setting(keys::kReshardAfterForward, v, w, doc, raf->value.region, Origin::AxolotlConfig,
+                           "fsdp_config." + raf->key.text));
+      }
+    }
+    if (const parse::Entry* ac = cfg_entry("activation_checkpointing")) {
+      const Value w = value_of(ac->value);
+      Value v = Value::unknown(ac->value.region);
+      if (auto t = truth_of(w)) v = Value::of_bool(*t, ac->value.region);
+      l.add(make_setting(keys::kActivationCheckpointing, v, w, doc, ac->value.region, Origin::AxolotlConfig,
+                         "fsdp_config." + ac->key.text));
+    }
+  }
+  if (const parse::Entry* gc = root->find_entry("gradient_checkpointing")) {
+    const Value w = value_of(gc->value);
+    Value v = Value::unknown(gc->value.region);
+    if (w.kind == ValueKind::Bool) v = w;
+    // axolotl also accepts "unsloth" / "offload" strings: checkpointing on.
+    if (w.kind == ValueKind::String) v = Value::of_bool(true, gc->value.region);
+    l.add(make_setting(keys::kGradientCheckpointing, v, w, doc, gc->value.region, Origin::AxolotlConfig,
+                       gc->key.text));
+  } else {
+    l.add(default_setting(keys::kGradientCheckpointing, Value::of_bool(false), "axolotl default"));
+  }
+  for (std::string_view key : {keys::kFsdpEnabled, keys::kFsdpVersion, keys::kReshardAfterForward,
+                               keys::kActivationCheckpointing, keys::kGradientCheckpointing}) {
+    decide_with_default(l, key, std::nullopt);
+  }
+}
+
+}  // namespace
+
+Value value_of(const parse::Node& node) {
+  Value v;
+  v.region = node.region;
+  switch (node.kind) {
+    case parse::NodeKind::Null:
+      v.kind = ValueKind::None;
+      break;
+    case parse::NodeKind::Bool:
+      v.kind = ValueKind::Bool;
+      v.boolean = node.boolean;
+      v.text = node.text;
+      break;
+    case parse::NodeKind::Int:
+      v.kind = ValueKind::Int;
+      v.integer = node.integer;
+      v.number = node.number;
+      v.text = node.text;
+      break;
+    case parse::NodeKind::Float:
+      v.kind = ValueKind::Float;
+      v.number = node.number;
+      v.text = node.text;
+      break;
+    case parse::NodeKind::String:
+      v.kind = ValueKind::String;
+      v.text = node.text;
+      break;
+    case parse::NodeKind::Sequence:
+      v.kind = ValueKind::List;
+      for (const parse::Node& it : node.items) v.items.push_back(value_of(it));
+      break;
+    case parse::NodeKind::Mapping:
+      v.kind = ValueKind::Dict;
+      for (const parse::Entry& e : node.entries) v.fields.emplace_back(e.key.text, value_of(e.value));
+      break;
+  }
+  return v;
+}
+
+Value normalise_fsdp_value(std::string_view prefixed_key, const Value& written) {
+  const acc::FsdpKey* info = acc::find_fsdp_key(prefixed_key);
+  if (info == nullptr) return written;
+  // YAML bools and ints reach accelerate as Python values, which the launcher stringifies (str(True) = "True").
+  std::string text = written.text;
+  if (written.kind == ValueKind::Bool) text = written.boolean ? "true" : "false";
+  const bool scalar = written.kind == ValueKind::String || written.kind == ValueKind::Bool ||
+                      written.kind == ValueKind::Int || written.kind == ValueKind::Enum;
+  if (!scalar) return written;
+  switch (info->type) {
+    case acc::FsdpValueType::Truth:
+      if (auto t = parse_truth(text)) return Value::of_bool(*t, written.region);
+      return written;
+    case acc::FsdpValueType::Strategy:
+      if (auto s = acc::parse_strategy(text)) return Value::of_string(std::string(*s), written.region);
+      return written;
+    case acc::FsdpValueType::ReshardAfterForward:
+      // Kept as a truth value when it is one (FSDP2), else as a strategy name (FSDP1 spelling).
+      if (auto t = parse_truth(text)) return Value::of_bool(*t, written.region);
+      if (auto s = acc::parse_strategy(text)) return Value::of_string(std::string(*s), written.region);
+      return written;
+    case acc::FsdpValueType::Version:
+      if (text == "1" || text == "2") return Value::of_int(text[0] - '0', written.region);
+      return written;
+    case acc::FsdpValueType::WrapPolicy:
+      if (auto s = acc::parse_choice(acc::wrap_policies(), text)) return Value::of_string(std::string(*s), written.region);
+      return written;
+    case acc::FsdpValueType::BackwardPrefetch:
+      if (auto s = acc::parse_choice(acc::backward_prefetches(), text))
+        return Value::of_string(std::string(*s), written.region);
+      if (text.size() == 1 && text[0] >= '1' && text[0] <= '3')
+        return Value::of_string(std::string(acc::backward_prefetches()[text[0] - '1']), written.region);
+      return written;
+    case acc::FsdpValueType::StateDictType:
+      if (auto s = acc::parse_choice(acc::state_dict_types(), text))
+        return Value::of_string(std::string(*s), written.region);
+      if (text.size() == 1 && text[0] >= '1' && text[0] <= '3')
+        return Value::of_string(std::string(acc::state_dict_types()[text[0] - '1']), written.region);
+      return written;
+    case acc::FsdpValueType::Int:
+      if (written.kind == ValueKind::Int) return written;
+      return written;
+    case acc::FsdpValueType::String:
+      return written;
+  }
+  return written;
+}
+
+CheckpointingState activation_checkpointing(const Launch& launch) {
+  using S = CheckpointingState::State;
+  CheckpointingState out{S::Off, nullptr};
+  const Effective* enabled = launch.get(keys::kFsdpEnabled);
+  const bool torch_level = enabled != nullptr && enabled->decided_by != nullptr &&
+                           (enabled->decided_by->origin == Origin::TorchCall ||
+                            enabled->decided_by->origin == Origin::LightningStrategy ||
+                            enabled->decided_by->origin == Origin::TorchtitanConfig);
+  auto consider = [&](std::string_view key, bool unknown_matters) {
+    const Effective* e = launch.get(key);
+    if (e == nullptr) return;
+    const Value& v = e->value;
+    if (key == keys::kTorchtitanAcMode) {
+      if (v.kind == ValueKind::String && v.text == "none") return;
+      if (v.kind == ValueKind::String) {
+        out = {S::On, e->decided_by};
+        return;
+      }
+    }
+    if (v.kind == ValueKind::Bool) {
+      if (v.boolean && out.state != S::On) out = {S::On, e->decided_by};
+      return;
+    }
+    if (unknown_matters && out.state == S::Off) out = {S::Unknown, e->decided_by};
+  };
+  // The accelerate plugin field only matters where accelerate builds the FSDP wrapper; when the script alone
+  // is linted, the launcher's environment may still turn it on (unknown).
+  consider(keys::kActivationCheckpointing, !torch_level);
+  consider(keys::kGradientCheckpointing, true);
+  consider(keys::kModelGradientCheckpointing, true);
+  consider(keys::kApplyActivationCheckpointing, true);
+  consider(keys::kLightningAcPolicy, true);
+  consider(keys::kTorchtitanAcMode, true);
+  // An assignment that is not statically known anywhere in the launch also makes the answer unknown.
+  if (out.state == S::Off) {
+    for (std::string_view key : {keys::kGradientCheckpointing, keys::kModelGradientCheckpointing,
+                                 keys::kActivationCheckpointing}) {
+      for (const Setting* s : launch.assignments(key)) {
+        if (s->value.kind == ValueKind::Unknown && (key != keys::kActivationCheckpointing || !torch_level))
+          out = {S::Unknown, s};
+      }
+    }
+  }
+  return out;
+}
+
+std::optional<bool> keeps_params_unsharded(const Launch& launch, const Setting** site) {
+  const auto version = launch.fsdp_version();
+  if (!version) return std::nullopt;
+  const std::string_view key = *version == 1 ? keys::kShardingStrategy : keys::kReshardAfterForward;
+  const Effective* e = launch.get(key);
+  if (e == nullptr) return std::nullopt;
+  if (site != nullptr) *site = e->decided_by;
+  const Value& v = e->value;
+  if (*version == 1) {
+    if (v.kind != ValueKind::String) return std::nullopt;
+    return accelerate::keeps_params_between_passes(v.text);
+  }
+  if (v.kind != ValueKind::Bool) return std::nullopt;
+  return !v.boolean;
+}
+
+Launch resolve_file(const Document& doc) {
+  Launch l;
+  l.name = doc.path();
+  l.documents.push_back(&doc);
+  l.per_file = true;
+  switch (doc.kind) {
+    case DocKind::AccelerateConfig:
+      l.launcher = Launcher::AccelerateLaunch;
+      collect_accelerate_config(doc, l);
+      resolve_accelerate_launch(l);
+      break;
+    case DocKind::PythonScript:
+      if (doc.python) {
+        collect_torch_calls(doc, *doc.python, l);
+        collect_plugin(doc, *doc.python, l);
+        collect_training_arguments(doc, *doc.python, l);
+        collect_checkpointing_calls(doc, *doc.python, l);
+      }
+      resolve_python(l);
+      break;
+    case DocKind::TorchtitanConfig:
+      l.launcher = Launcher::Torchtitan;
+      collect_torchtitan(doc, l);
+      break;
+    case DocKind::AxolotlConfig:
+      collect_axolotl(doc, l);
+      break;
+    default:
+      break;
+  }
+  return l;
+}
+
+}  // namespace lint::model

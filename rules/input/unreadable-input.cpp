@@ -1,0 +1,20 @@
+// LL002: an input that cannot be read (missing, permission, binary, not UTF-8, over the size limit).
+#include "lint/rule/rule.hpp"
+
+namespace lint::rules {
+namespace {
+
+class UnreadableInput final : public rule::Rule {
+ public:
+  void check_document(const model::Document& doc, rule::RuleContext& ctx) const override {
+    if (!doc.read_error) return;
+    // Files found by walking a directory are only reported when their name says they are launch inputs.
+    ctx.report(doc.path(), doc.read_error_region, "Cannot read this file: " + *doc.read_error + ".");
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<rule::Rule> make_unreadable_input() { return std::make_unique<UnreadableInput>(); }
+
+}  // namespace lint::rules
