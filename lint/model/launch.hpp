@@ -37,6 +37,14 @@ struct Effective {
 
 class Launch {
  public:
+  Launch() = default;
+  // Effective values point into settings_: copying would leave them pointing into the original. Moving a deque
+  // keeps its elements in place, so moves are fine (and vector reallocation must use them).
+  Launch(const Launch&) = delete;
+  Launch& operator=(const Launch&) = delete;
+  Launch(Launch&&) noexcept = default;
+  Launch& operator=(Launch&&) noexcept = default;
+
   std::string name;                         ///< display name: the launch script or the single file
   Launcher launcher = Launcher::Unknown;
   std::vector<const Document*> documents;   ///< every file of the launch

@@ -51,7 +51,7 @@ void decide_with_default(Launch& l, std::string_view key, std::optional<Setting>
     l.set_unknown(key, std::move(reason));
     return;
   }
-  l.decide(key, std::move(ranked), std::move(reason));
+  l.decide(key, std::move(ranked));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -695,9 +695,11 @@ CheckpointingState activation_checkpointing(const Launch& launch) {
                            (enabled->decided_by->origin == Origin::TorchCall ||
                             enabled->decided_by->origin == Origin::LightningStrategy ||
                             enabled->decided_by->origin == Origin::TorchtitanConfig);
-  auto consider = [&](std::string_view key, bool unknown_matters) {
+  // absent_is_unknown: no assignment at all means "whatever the launcher exports" rather than "off".
+  auto consider = [&](std::string_view key, bool absent_is_unknown) {
     const Effective* e = launch.get(key);
     if (e == nullptr) return;
+    if (e->decided_by == nullptr && !absent_is_unknown) return;
     const Value& v = e->value;
     if (key == keys::kTorchtitanAcMode) {
       if (v.kind == ValueKind::String && v.text == "none") return;
@@ -710,16 +712,16 @@ CheckpointingState activation_checkpointing(const Launch& launch) {
       if (v.boolean && out.state != S::On) out = {S::On, e->decided_by};
       return;
     }
-    if (unknown_matters && out.state == S::Off) out = {S::Unknown, e->decided_by};
+    if (out.state == S::Off) out = {S::Unknown, e->decided_by};
   };
   // The accelerate plugin field only matters where accelerate builds the FSDP wrapper; when the script alone
   // is linted, the launcher's environment may still turn it on (unknown).
   consider(keys::kActivationCheckpointing, !torch_level);
-  consider(keys::kGradientCheckpointing, true);
-  consider(keys::kModelGradientCheckpointing, true);
-  consider(keys::kApplyActivationCheckpointing, true);
-  consider(keys::kLightningAcPolicy, true);
-  consider(keys::kTorchtitanAcMode, true);
+  consider(keys::kGradientCheckpointing, false);
+  consider(keys::kModelGradientCheckpointing, false);
+  consider(keys::kApplyActivationCheckpointing, false);
+  consider(keys::kLightningAcPolicy, false);
+  consider(keys::kTorchtitanAcMode, false);
   // An assignment that is not statically known anywhere in the launch also makes the answer unknown.
   if (out.state == S::Off) {
     for (std::string_view key : {keys::kGradientCheckpointing, keys::kModelGradientCheckpointing,

@@ -1,0 +1,1226 @@
+#include "lint/model/python_facts.hpp"
+
+#include <tree_sitter/api.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+extern "C" const TSLanguage* tree_sitter_python(void);
+
+namespace lint::model {
+
+const PyArg* PyCall::keyword(std::string_view key) const {
+  const PyArg* found = nullptr;
+  for (const PyArg& a : args) {
+    if (!a.name.empty() && a.name == key) found = &a;
+  }
+  return found;
+}
+
+const PyArg* PyCall::positional(std::size_t index) const {
+  for (const PyArg& a : args) {
+    if (a.name.empty() && a.position == index) return &a;
+  }
+  return nullptr;
+}
+
+std::vector<const PyCall*> PythonFacts::calls_named(std::string_view name) const {
+  std::vector<const PyCall*> out;
+  for (const PyCall& c : calls) {
+    if (c.name == name) out.push_back(&c);
+  }
+  return out;
+}
+
+namespace {
+
+/// Expression nesting (and name-to-definition hops) beyond this gives Unknown: it bounds the native stack
+/// whatever the input, and no real launch setting is written 64 levels deep.
+constexpr int kMaxDepth = 64;
+
+/// The grammar's symbols and fields, looked up once: comparing ids is cheaper than comparing type strings on
+/// every node of a large file.
+struct Grammar {
+  TSSymbol error, comment, identifier, attribute, call, argument_list, keyword_argument, list_splat,
+      dictionary_splat, generator_expression, string, concatenated_string, string_start, string_end, interpolation,
+      integer, float_, true_, false_, none, unary_operator, parenthesized_expression, list, tuple, expression_list,
+      dictionary, pair, assignment, augmented_assignment, for_statement, for_in_clause, as_pattern_target,
+      named_expression, global_statement, nonlocal_statement, delete_statement, function_definition,
+      class_definition, lambda, parameters, lambda_parameters, typed_parameter, default_parameter,
+      typed_default_parameter, list_splat_pattern, dictionary_splat_pattern, pattern_list, tuple_pattern,
+      list_pattern, import_statement, import_from_statement, dotted_name, aliased_import, relative_import,
+      import_prefix, list_comprehension, set_comprehension, dictionary_comprehension;
+  TSFieldId f_name, f_alias, f_module_name, f_left, f_right, f_value, f_key, f_body, f_function, f_arguments,
+      f_object, f_attribute, f_parameters, f_argument, f_operator;
+
+  static const Grammar& get() {
+    static const Grammar g;
+    return g;
+  }
+
+ private:
+  Grammar() {
+    const TSLanguage* lang = tree_sitter_python();
+    auto sym = [lang](const char* name, bool named = true) {
+      return ts_language_symbol_for_name(lang, name, static_cast<std::uint32_t>(std::strlen(name)), named);
+    };
+    auto field = [lang](const char* name) {
+      return ts_language_field_id_for_name(lang, name, static_cast<std::uint32_t>(std::strlen(name)));
+    };
+    error = sym("ERROR");
+    comment = sym("comment");
+    identifier = sym("identifier");
+    attribute = sym("attribute");
+    call = sym("call");
+    argument_list = sym("argument_list");
+    keyword_argument = sym("keyword_argument");
+    list_splat = sym("list_splat");
+    dictionary_splat = sym("dictionary_splat");
+    generator_expression = sym("generator_expression");
+    string = sym("string");
+    concatenated_string = sym("concatenated_string");
+    string_start = sym("string_start");
+    string_end = sym("string_end");
+    interpolation = sym("interpolation");
+    integer = sym("integer");
+    float_ = sym("float");
+    true_ = sym("true");
+    false_ = sym("false");
+    none = sym("none");
+    unary_operator = sym("unary_operator");
+    parenthesized_expression = sym("parenthesized_expression");
+    list = sym("list");
+    tuple = sym("tuple");
+    expression_list = sym("expression_list");
+    dictionary = sym("dictionary");
+    pair = sym("pair");
+    assignment = sym("assignment");
+    augmented_assignment = sym("augmented_assignment");
+    for_statement = sym("for_statement");
+    for_in_clause = sym("for_in_clause");
+    as_pattern_target = sym("as_pattern_target");
+    named_expression = sym("named_expression");
+    global_statement = sym("global_statement");
+    nonlocal_statement = sym("nonlocal_statement");
+    delete_statement = sym("delete_statement");
+    function_definition = sym("function_definition");
+    class_definition = sym("class_definition");
+    lambda = sym("lambda");
+    parameters = sym("parameters");
+    lambda_parameters = sym("lambda_parameters");
+    typed_parameter = sym("typed_parameter");
+    default_parameter = sym("default_parameter");
+    typed_default_parameter = sym("typed_default_parameter");
+    list_splat_pattern = sym("list_splat_pattern");
+    dictionary_splat_pattern = sym("dictionary_splat_pattern");
+    pattern_list = sym("pattern_list");
+    tuple_pattern = sym("tuple_pattern");
+    list_pattern = sym("list_pattern");
+    import_statement = sym("import_statement");
+    import_from_statement = sym("import_from_statement");
+    dotted_name = sym("dotted_name");
+    aliased_import = sym("aliased_import");
+    relative_import = sym("relative_import");
+    import_prefix = sym("import_prefix");
+    list_comprehension = sym("list_comprehension");
+    set_comprehension = sym("set_comprehension");
+    dictionary_comprehension = sym("dictionary_comprehension");
+    f_name = field("name");
+    f_alias = field("alias");
+    f_module_name = field("module_name");
+    f_left = field("left");
+    f_right = field("right");
+    f_value = field("value");
+    f_key = field("key");
+    f_body = field("body");
+    f_function = field("function");
+    f_arguments = field("arguments");
+    f_object = field("object");
+    f_attribute = field("attribute");
+    f_parameters = field("parameters");
+    f_argument = field("argument");
+    f_operator = field("operator");
+  }
+};
+
+/// A cursor that is always deleted.
+class Cursor {
+ public:
+  explicit Cursor(TSNode node) : cursor_(ts_tree_cursor_new(node)) {}
+  Cursor(const Cursor&) = delete;
+  Cursor& operator=(const Cursor&) = delete;
+  ~Cursor() { ts_tree_cursor_delete(&cursor_); }
+  TSTreeCursor* get() { return &cursor_; }
+
+ private:
+  TSTreeCursor cursor_;
+};
+
+/// The direct children of `node` with their field ids. A cursor, not ts_node_child(i): indexing children is
+/// linear per call in this runtime, which would make a 100k-element literal quadratic.
+struct Child {
+  TSNode node;
+  TSFieldId field;
+};
+std::vector<Child> children_of(TSNode node) {
+  std::vector<Child> out;
+  Cursor c(node);
+  if (ts_tree_cursor_goto_first_child(c.get())) {
+    do {
+      out.push_back(Child{ts_tree_cursor_current_node(c.get()), ts_tree_cursor_current_field_id(c.get())});
+    } while (ts_tree_cursor_goto_next_sibling(c.get()));
+  }
+  return out;
+}
+
+/// Named children that carry meaning: comments are extras that can appear anywhere.
+std::vector<TSNode> named_children(TSNode node) {
+  const Grammar& g = Grammar::get();
+  std::vector<TSNode> out;
+  Cursor c(node);
+  if (ts_tree_cursor_goto_first_child(c.get())) {
+    do {
+      const TSNode n = ts_tree_cursor_current_node(c.get());
+      if (ts_node_is_named(n) && ts_node_symbol(n) != g.comment) out.push_back(n);
+    } while (ts_tree_cursor_goto_next_sibling(c.get()));
+  }
+  return out;
+}
+
+TSNode first_named_child(TSNode node) {
+  const Grammar& g = Grammar::get();
+  Cursor c(node);
+  if (ts_tree_cursor_goto_first_child(c.get())) {
+    do {
+      const TSNode n = ts_tree_cursor_current_node(c.get());
+      if (ts_node_is_named(n) && ts_node_symbol(n) != g.comment) return n;
+    } while (ts_tree_cursor_goto_next_sibling(c.get()));
+  }
+  return TSNode{};
+}
+
+bool is(TSNode n, TSSymbol s) { return !ts_node_is_null(n) && ts_node_symbol(n) == s; }
+
+/// Byte offsets to positions, equal to SourceFile::region but amortised: consecutive queries on one line count
+/// code points from the previous query instead of from the line start, so a minified one-line file does not
+/// make extraction quadratic.
+class Positions {
+ public:
+  explicit Positions(const source::SourceFile& file) : file_(file) {}
+
+  source::Region region(std::size_t begin, std::size_t end) {
+    const std::size_t size = file_.text().size();
+    begin = std::min(begin, size);
+    end = std::clamp(end, begin, size);
+    const source::Position b = at(begin);
+    const source::Position e = at(end);
+    return source::Region{b, e, begin, end};
+  }
+  source::Region region(TSNode n) { return region(ts_node_start_byte(n), ts_node_end_byte(n)); }
+
+ private:
+  source::Position at(std::size_t byte) {
+    if (line_ == 0 || byte < line_begin_ || byte >= line_end_) find_line(byte);
+    if (byte < last_byte_) {
+      last_byte_ = line_begin_;
+      last_column_ = 1;
+    }
+    const std::string_view span(file_.text().data() + last_byte_, byte - last_byte_);
+    last_column_ += source::count_code_points(span);
+    last_byte_ = byte;
+    return source::Position{line_, last_column_};
+  }
+
+  void find_line(std::size_t byte) {
+    // The last line whose start is <= byte, as SourceFile::position_at decides it.
+    std::uint32_t lo = 1;
+    auto hi = static_cast<std::uint32_t>(file_.line_count());
+    while (lo < hi) {
+      const std::uint32_t mid = lo + (hi - lo + 1) / 2;
+      if (file_.line_start(mid) <= byte) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    line_ = lo;
+    line_begin_ = file_.line_start(lo);
+    line_end_ = lo < file_.line_count() ? file_.line_start(lo + 1) : std::numeric_limits<std::size_t>::max();
+    last_byte_ = line_begin_;
+    last_column_ = 1;
+  }
+
+  const source::SourceFile& file_;
+  std::uint32_t line_ = 0;
+  std::size_t line_begin_ = 0;
+  std::size_t line_end_ = 0;
+  std::size_t last_byte_ = 0;
+  std::uint32_t last_column_ = 1;
+};
+
+void append_utf8(std::string& out, std::uint32_t cp) {
+  // Python strings may hold lone surrogates; they have no UTF-8 form, so they become U+FFFD.
+  if (cp > 0x10FFFFU || (cp >= 0xD800U && cp <= 0xDFFFU)) cp = 0xFFFDU;
+  if (cp < 0x80U) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800U) {
+    out += static_cast<char>(0xC0U | (cp >> 6U));
+    out += static_cast<char>(0x80U | (cp & 0x3FU));
+  } else if (cp < 0x10000U) {
+    out += static_cast<char>(0xE0U | (cp >> 12U));
+    out += static_cast<char>(0x80U | ((cp >> 6U) & 0x3FU));
+    out += static_cast<char>(0x80U | (cp & 0x3FU));
+  } else {
+    out += static_cast<char>(0xF0U | (cp >> 18U));
+    out += static_cast<char>(0x80U | ((cp >> 12U) & 0x3FU));
+    out += static_cast<char>(0x80U | ((cp >> 6U) & 0x3FU));
+    out += static_cast<char>(0x80U | (cp & 0x3FU));
+  }
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/// Decodes the body of a non-raw str literal as Python does: escapes, backslash-newline continuations, and
+/// newlines normalised to LF. Bytes that are not valid UTF-8 are kept as they are (the linter must not crash on
+/// them; they only ever reach messages).
+std::string decode_string_body(std::string_view s, bool raw) {
+  std::string out;
+  out.reserve(s.size());
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const char c = s[i];
+    if (c == '\r') {
+      out += '\n';
+      i += (i + 1 < s.size() && s[i + 1] == '\n') ? 2 : 1;
+      continue;
+    }
+    if (c != '\\' || raw || i + 1 >= s.size()) {
+      // A raw string keeps its backslashes, but `\<newline>` still does not end it; nothing to decode.
+      out += c;
+      ++i;
+      continue;
+    }
+    const char e = s[i + 1];
+    i += 2;
+    switch (e) {
+      case '\n':
+        break;
+      case '\r':
+        if (i < s.size() && s[i] == '\n') ++i;
+        break;
+      case '\\':
+        out += '\\';
+        break;
+      case '\'':
+        out += '\'';
+        break;
+      case '"':
+        out += '"';
+        break;
+      case 'a':
+        out += '\a';
+        break;
+      case 'b':
+        out += '\b';
+        break;
+      case 'f':
+        out += '\f';
+        break;
+      case 'n':
+        out += '\n';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 't':
+        out += '\t';
+        break;
+      case 'v':
+        out += '\v';
+        break;
+      case 'x':
+      case 'u':
+      case 'U': {
+        const std::size_t want = e == 'x' ? 2 : (e == 'u' ? 4 : 8);
+        std::uint32_t cp = 0;
+        std::size_t k = 0;
+        while (k < want && i + k < s.size() && hex_digit(s[i + k]) >= 0) {
+          cp = cp * 16U + static_cast<std::uint32_t>(hex_digit(s[i + k]));
+          ++k;
+        }
+        if (k != want) {
+          // Python rejects a short escape; keep the text rather than invent a character.
+          out += '\\';
+          out += e;
+        } else {
+          append_utf8(out, cp);
+          i += k;
+        }
+        break;
+      }
+      default:
+        if (e >= '0' && e <= '7') {
+          std::uint32_t cp = static_cast<std::uint32_t>(e - '0');
+          for (int k = 0; k < 2 && i < s.size() && s[i] >= '0' && s[i] <= '7'; ++k, ++i) {
+            cp = cp * 8U + static_cast<std::uint32_t>(s[i] - '0');
+          }
+          append_utf8(out, cp);
+        } else {
+          // Unknown escapes (and \N{NAME}, which needs the Unicode name table) stay as written, as Python
+          // keeps unknown ones.
+          out += '\\';
+          out += e;
+        }
+        break;
+    }
+  }
+  return out;
+}
+
+/// Names of element types that torch / numpy expose as module attributes (`torch.bfloat16`): written in lower
+/// case, yet they are the enum-like constants a dtype setting takes.
+bool is_dtype_name(std::string_view s) {
+  static constexpr std::array<std::string_view, 27> kNames = {
+      "float16", "float32", "float64",   "bfloat16",      "half",           "float",          "double",
+      "int8",    "int16",   "int32",     "int64",         "uint8",          "bool",           "complex64",
+      "complex128", "cfloat", "cdouble", "long",         "int",            "short",          "float8_e4m3fn",
+      "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "uint16",     "uint32",         "uint64"};
+  return std::find(kNames.begin(), kNames.end(), s) != kNames.end();
+}
+
+/// `SHARD_GRAD_OP`, `FULL_SHARD`, `FSDP`: an enum member by Python convention (a letter, no lower case).
+bool is_constant_case(std::string_view s) {
+  bool letter = false;
+  for (char c : s) {
+    if (c >= 'a' && c <= 'z') return false;
+    if (c >= 'A' && c <= 'Z') letter = true;
+  }
+  return letter;
+}
+
+std::string_view last_component(std::string_view dotted) {
+  const std::size_t dot = dotted.rfind('.');
+  return dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
+}
+
+std::string join(const std::vector<std::string_view>& parts, std::size_t count) {
+  std::string out;
+  for (std::size_t i = 0; i < count && i < parts.size(); ++i) {
+    if (i != 0) out += '.';
+    out += parts[i];
+  }
+  return out;
+}
+
+/// One name in one scope: how often it is bound there, and the expression when that binding is a plain
+/// `name = expr`. Resolution needs count == 1 and an expression; imports are tracked apart so that a
+/// `try: import X / except: X = None` fallback still lets `X(...)` resolve to the import.
+struct Binding {
+  int scope = 0;  ///< the scope that holds it: names in `value` are looked up from there
+  std::uint32_t count = 0;
+  bool has_value = false;
+  TSNode value{};
+  std::string import_target;   ///< qualified name, when some binding in this scope is an import
+  bool import_conflict = false;  ///< two imports of different things under one name
+  enum class State : std::uint8_t { Unresolved, InProgress, Done } state = State::Unresolved;
+  Value cached;
+};
+
+struct Scope {
+  int parent = -1;
+  bool is_class = false;
+  std::unordered_map<std::string_view, Binding> names;
+};
+
+/// A `key: value` of a dict literal, `key=value` of `dict(...)`, or a field of a resolved dict, with where the
+/// entry and its key are written (for `**` unpacking into keyword arguments).
+struct DictEntry {
+  std::string key;
+  Value value;
+  source::Region entry_region;
+  source::Region key_region;
+};
+
+/// A call or attribute assignment seen during the walk, resolved once all bindings of the file are known.
+struct Pending {
+  TSNode node;
+  int scope;
+  std::string_view function;
+};
+
+class Extractor {
+ public:
+  Extractor(const source::SourceFile& file, const parse::PythonTree& tree)
+      : file_(file), tree_(tree), g_(Grammar::get()), positions_(file) {}
+
+  PythonFacts run() {
+    PythonFacts facts;
+    facts.syntax_errors = tree_.errors();
+    if (tree_.tree() == nullptr) return facts;
+    scopes_.push_back(Scope{});  // module scope: 0
+    walk(ts_tree_root_node(tree_.tree()));
+    facts.calls.reserve(pending_calls_.size());
+    for (const Pending& p : pending_calls_) facts.calls.push_back(build_call(p));
+    for (const Pending& p : pending_attributes_) {
+      if (auto a = build_attribute_assignment(p)) facts.attribute_assignments.push_back(std::move(*a));
+    }
+    facts.imports = std::move(imports_);
+    return facts;
+  }
+
+ private:
+  // ---- the walk: one pass with a cursor, scopes and bindings collected, calls queued ----
+
+  struct Frame {
+    TSSymbol symbol;
+    int scope;               ///< scope this node is evaluated in
+    int created_scope;       ///< scope this node opens for its body (def, class, lambda, comprehension), or -1
+    std::string_view function;  ///< innermost enclosing def's name
+    std::string_view defines;   ///< a def's own name, handed to its body
+  };
+
+  Frame frame_for(TSNode node, const Frame* parent, TSFieldId field) {
+    Frame f{ts_node_symbol(node), 0, -1, {}, {}};
+    if (parent != nullptr) {
+      f.scope = parent->scope;
+      f.function = parent->function;
+      if (parent->created_scope >= 0) {
+        const bool comprehension = parent->symbol == g_.list_comprehension || parent->symbol == g_.set_comprehension ||
+                                   parent->symbol == g_.dictionary_comprehension ||
+                                   parent->symbol == g_.generator_expression;
+        if (comprehension || field == g_.f_body) f.scope = parent->created_scope;
+        if (parent->symbol == g_.function_definition && field == g_.f_body) f.function = parent->defines;
+      }
+    }
+    if (f.symbol == g_.function_definition || f.symbol == g_.class_definition || f.symbol == g_.lambda ||
+        f.symbol == g_.list_comprehension || f.symbol == g_.set_comprehension ||
+        f.symbol == g_.dictionary_comprehension || f.symbol == g_.generator_expression) {
+      f.created_scope = static_cast<int>(scopes_.size());
+      Scope s;
+      s.parent = f.scope;
+      s.is_class = f.symbol == g_.class_definition;
+      scopes_.push_back(std::move(s));
+      if (f.symbol == g_.function_definition) {
+        f.defines = text(ts_node_child_by_field_id(node, g_.f_name));
+      }
+    }
+    return f;
+  }
+
+  void walk(TSNode root) {
+    Cursor c(root);
+    std::vector<Frame> path;
+    path.push_back(frame_for(root, nullptr, 0));
+    visit(root, path.back());
+    for (;;) {
+      if (ts_tree_cursor_goto_first_child(c.get())) {
+        const TSNode n = ts_tree_cursor_current_node(c.get());
+        path.push_back(frame_for(n, &path.back(), ts_tree_cursor_current_field_id(c.get())));
+        visit(n, path.back());
+        continue;
+      }
+      for (;;) {
+        if (ts_tree_cursor_goto_next_sibling(c.get())) {
+          path.pop_back();
+          const TSNode n = ts_tree_cursor_current_node(c.get());
+          path.push_back(frame_for(n, &path.back(), ts_tree_cursor_current_field_id(c.get())));
+          visit(n, path.back());
+          break;
+        }
+        if (!ts_tree_cursor_goto_parent(c.get())) return;
+        path.pop_back();
+      }
+    }
+  }
+
+  void visit(TSNode node, const Frame& f) {
+    if (!ts_node_is_named(node)) return;
+    const TSSymbol s = f.symbol;
+    if (s == g_.call) {
+      pending_calls_.push_back(Pending{node, f.scope, f.function});
+    } else if (s == g_.assignment) {
+      on_assignment(node, f);
+    } else if (s == g_.augmented_assignment) {
+      bind_targets(ts_node_child_by_field_id(node, g_.f_left), f.scope);
+    } else if (s == g_.for_statement || s == g_.for_in_clause) {
+      bind_targets(ts_node_child_by_field_id(node, g_.f_left), f.scope);
+    } else if (s == g_.as_pattern_target) {
+      bind_targets(first_named_child(node), f.scope);
+    } else if (s == g_.named_expression) {
+      bind_targets(ts_node_child_by_field_id(node, g_.f_name), f.scope);
+    } else if (s == g_.global_statement || s == g_.nonlocal_statement || s == g_.delete_statement) {
+      // These make a name's value depend on other code: poison it (count it as bound twice).
+      for (const TSNode n : named_children(node)) {
+        std::vector<std::string_view> names;
+        collect_target_names(n, names);
+        for (std::string_view name : names) {
+          poison(f.scope, name);
+          if (s == g_.global_statement) poison(0, name);
+        }
+      }
+    } else if (s == g_.function_definition || s == g_.class_definition) {
+      bind_opaque(f.scope, text(ts_node_child_by_field_id(node, g_.f_name)));
+      if (s == g_.function_definition) bind_parameters(ts_node_child_by_field_id(node, g_.f_parameters), f);
+    } else if (s == g_.lambda) {
+      bind_parameters(ts_node_child_by_field_id(node, g_.f_parameters), f);
+    } else if (s == g_.import_statement || s == g_.import_from_statement) {
+      on_import(node, f.scope);
+    }
+  }
+
+  void on_assignment(TSNode node, const Frame& f) {
+    const TSNode left = ts_node_child_by_field_id(node, g_.f_left);
+    const TSNode right = ts_node_child_by_field_id(node, g_.f_right);
+    if (ts_node_is_null(left) || ts_node_is_null(right)) return;  // `x: int` declares, it does not bind
+    if (is(left, g_.identifier)) {
+      Binding& b = binding(f.scope, text(left));
+      if (++b.count == 1) {
+        b.has_value = true;
+        b.value = right;
+      }
+    } else if (is(left, g_.attribute)) {
+      pending_attributes_.push_back(Pending{node, f.scope, f.function});
+    } else {
+      bind_targets(left, f.scope);
+    }
+  }
+
+  /// Names bound by a target (`a`, `a, (b, *c)`, `[x, y]`); attributes and subscripts bind no name.
+  void collect_target_names(TSNode target, std::vector<std::string_view>& out) {
+    std::vector<TSNode> stack{target};
+    while (!stack.empty()) {
+      const TSNode n = stack.back();
+      stack.pop_back();
+      if (ts_node_is_null(n)) continue;
+      const TSSymbol s = ts_node_symbol(n);
+      if (s == g_.identifier) {
+        out.push_back(text(n));
+      } else if (s == g_.pattern_list || s == g_.tuple_pattern || s == g_.list_pattern || s == g_.tuple ||
+                 s == g_.list || s == g_.parenthesized_expression || s == g_.list_splat_pattern ||
+                 s == g_.list_splat || s == g_.expression_list || s == g_.dictionary_splat_pattern) {
+        for (const TSNode c : named_children(n)) stack.push_back(c);
+      }
+    }
+  }
+
+  void bind_targets(TSNode target, int scope) {
+    std::vector<std::string_view> names;
+    collect_target_names(target, names);
+    for (std::string_view name : names) bind_opaque(scope, name);
+  }
+
+  void bind_parameters(TSNode params, const Frame& f) {
+    if (ts_node_is_null(params) || f.created_scope < 0) return;
+    for (const TSNode p : named_children(params)) {
+      const TSSymbol s = ts_node_symbol(p);
+      TSNode target = p;
+      if (s == g_.default_parameter || s == g_.typed_default_parameter) {
+        target = ts_node_child_by_field_id(p, g_.f_name);
+      } else if (s == g_.typed_parameter) {
+        target = first_named_child(p);
+      }
+      bind_targets(target, f.created_scope);
+    }
+  }
+
+  /// The binding of `name` in `scope`, created on first use. Keys view the source text, which outlives them.
+  Binding& binding(int scope, std::string_view name) {
+    Binding& b = scopes_[static_cast<std::size_t>(scope)].names[name];
+    b.scope = scope;
+    return b;
+  }
+
+  void bind_opaque(int scope, std::string_view name) {
+    if (!name.empty()) ++binding(scope, name).count;
+  }
+
+  void poison(int scope, std::string_view name) {
+    if (!name.empty()) binding(scope, name).count += 2;
+  }
+
+  void bind_import(int scope, std::string_view local, std::string qualified) {
+    if (local.empty() || qualified.empty()) return;
+    Binding& b = binding(scope, local);
+    // `import torch` and `import torch.distributed` both bind `torch` to the same module: not a reassignment.
+    if (!b.import_target.empty() && b.import_target == qualified) return;
+    ++b.count;
+    if (!b.import_target.empty()) b.import_conflict = true;
+    b.import_target = qualified;
+    imports_[std::string(local)] = std::move(qualified);
+  }
+
+  std::string dotted_text(TSNode dotted) {
+    std::string out;
+    for (const TSNode id : named_children(dotted)) {
+      if (!is(id, g_.identifier)) continue;
+      if (!out.empty()) out += '.';
+      out += text(id);
+    }
+    return out;
+  }
+
+  void on_import(TSNode node, int scope) {
+    std::string module;  // for `from M import ...`: M with its leading dots
+    const bool from = ts_node_symbol(node) == g_.import_from_statement;
+    if (from) {
+      const TSNode m = ts_node_child_by_field_id(node, g_.f_module_name);
+      if (is(m, g_.dotted_name)) {
+        module = dotted_text(m);
+      } else if (is(m, g_.relative_import)) {
+        for (const TSNode part : named_children(m)) {
+          if (is(part, g_.import_prefix)) {
+            module += text(part);
+          } else if (is(part, g_.dotted_name)) {
+            module += dotted_text(part);
+          }
+        }
+      } else {
+        return;
+      }
+    }
+    for (const Child& c : children_of(node)) {
+      if (c.field != g_.f_name) continue;
+      TSNode dotted = c.node;
+      std::string_view alias;
+      if (is(c.node, g_.aliased_import)) {
+        dotted = ts_node_child_by_field_id(c.node, g_.f_name);
+        alias = text(ts_node_child_by_field_id(c.node, g_.f_alias));
+      }
+      if (!is(dotted, g_.dotted_name)) continue;
+      const std::vector<TSNode> ids = named_children(dotted);
+      if (ids.empty() || !is(ids.front(), g_.identifier) || !is(ids.back(), g_.identifier)) continue;
+      const std::string name = dotted_text(dotted);
+      // Binding keys view the source text, so the local name is always taken from a node.
+      if (from) {
+        // `from a.b import C` binds C to a.b.C; `from . import x` binds x to .x.
+        std::string qualified = module.empty() || module.back() == '.' ? module + name : module + "." + name;
+        bind_import(scope, alias.empty() ? text(ids.back()) : alias, std::move(qualified));
+      } else if (!alias.empty()) {
+        bind_import(scope, alias, name);
+      } else {
+        // `import a.b` binds only `a`, to the package a.
+        bind_import(scope, text(ids.front()), std::string(text(ids.front())));
+      }
+    }
+  }
+
+  // ---- names ----
+
+  std::string_view text(TSNode n) const {
+    if (ts_node_is_null(n)) return {};
+    const std::string& t = file_.text();
+    const std::size_t b = std::min<std::size_t>(ts_node_start_byte(n), t.size());
+    const std::size_t e = std::clamp<std::size_t>(ts_node_end_byte(n), b, t.size());
+    return std::string_view(t).substr(b, e - b);
+  }
+
+  /// The binding `name` refers to from `scope`: the scope itself, then enclosing function scopes and the module
+  /// (class bodies are not visible from the functions inside them, as in Python).
+  Binding* lookup(std::string_view name, int scope) {
+    bool first = true;
+    for (int s = scope; s >= 0; s = scopes_[static_cast<std::size_t>(s)].parent) {
+      Scope& sc = scopes_[static_cast<std::size_t>(s)];
+      if (!first && sc.is_class) continue;
+      first = false;
+      auto it = sc.names.find(name);
+      if (it != sc.names.end()) return &it->second;
+    }
+    return nullptr;
+  }
+
+  /// What an imported name stands for, if `name` refers to an import from `scope`.
+  std::optional<std::string> import_of(std::string_view name, int scope) {
+    const Binding* b = lookup(name, scope);
+    if (b != nullptr) {
+      if (!b->import_target.empty() && !b->import_conflict) return b->import_target;
+      return std::nullopt;
+    }
+    // An import made in another function is not visible here in Python, but a script that relies on it is
+    // still far more likely to mean that import than anything else.
+    auto it = imports_.find(std::string(name));
+    if (it != imports_.end()) return it->second;
+    return std::nullopt;
+  }
+
+  /// The identifiers of a pure dotted chain (`a.b.c`), or nothing when some link is not a name.
+  std::optional<std::vector<std::string_view>> dotted_parts(TSNode n) {
+    std::vector<std::string_view> parts;
+    while (is(n, g_.attribute)) {
+      const TSNode attr = ts_node_child_by_field_id(n, g_.f_attribute);
+      if (!is(attr, g_.identifier)) return std::nullopt;
+      parts.push_back(text(attr));
+      n = ts_node_child_by_field_id(n, g_.f_object);
+    }
+    if (!is(n, g_.identifier)) return std::nullopt;
+    parts.push_back(text(n));
+    std::reverse(parts.begin(), parts.end());
+    return parts;
+  }
+
+  /// A dotted chain with its first name replaced by what it was imported as.
+  std::string qualify(const std::vector<std::string_view>& parts, int scope, bool* imported = nullptr) {
+    std::string out;
+    const auto target = import_of(parts.front(), scope);
+    if (imported != nullptr) *imported = target.has_value();
+    out = target ? *target : std::string(parts.front());
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+      out += '.';
+      out += parts[i];
+    }
+    return out;
+  }
+
+  /// The callee of a call: the resolved dotted name, else (a method of a computed object) the method name.
+  struct Callee {
+    std::string qualified;
+    std::string receiver;
+    bool dotted = false;  ///< a name or dotted chain, as opposed to a method of a computed object
+  };
+  Callee callee_of(TSNode function, int scope) {
+    Callee c;
+    if (auto parts = dotted_parts(function)) {
+      c.qualified = qualify(*parts, scope);
+      c.dotted = true;
+      if (parts->size() > 1) c.receiver = join(*parts, parts->size() - 1);
+    } else if (is(function, g_.attribute)) {
+      c.qualified = text(ts_node_child_by_field_id(function, g_.f_attribute));
+    }
+    return c;
+  }
+
+  bool is_builtin_dict(TSNode function, int scope) {
+    return is(function, g_.identifier) && text(function) == "dict" && lookup("dict", scope) == nullptr &&
+           imports_.find("dict") == imports_.end();
+  }
+
+  // ---- values ----
+
+  Value resolve(TSNode n, int scope, int depth) {
+    if (ts_node_is_null(n)) return Value::unknown();
+    const source::Region where = positions_.region(n);
+    if (depth > kMaxDepth) return Value::unknown(where);
+    const TSSymbol s = ts_node_symbol(n);
+    if (s == g_.integer) return integer_value(text(n), false, where);
+    if (s == g_.float_) return float_value(text(n), where);
+    if (s == g_.string || s == g_.concatenated_string) return string_value(n, where);
+    if (s == g_.true_) return Value::of_bool(true, where);
+    if (s == g_.false_) return Value::of_bool(false, where);
+    if (s == g_.none) return Value::none(where);
+    if (s == g_.unary_operator) return unary_value(n, scope, depth, where);
+    if (s == g_.parenthesized_expression) {
+      const std::vector<TSNode> inner = named_children(n);
+      if (inner.size() != 1) return Value::unknown(where);
+      return resolve(inner.front(), scope, depth + 1);
+    }
+    if (s == g_.list || s == g_.tuple || s == g_.expression_list) return list_value(n, scope, depth, where);
+    if (s == g_.dictionary) return dict_value(n, scope, depth, where);
+    if (s == g_.identifier) return name_value(text(n), scope, depth, where);
+    if (s == g_.attribute) return attribute_value(n, scope, where);
+    if (s == g_.call) return call_value(n, scope, depth, where);
+    if (s == g_.assignment) return resolve(ts_node_child_by_field_id(n, g_.f_right), scope, depth + 1);
+    return Value::unknown(where);
+  }
+
+  static Value float_of(std::string text, double number, source::Region where) {
+    Value v;
+    v.kind = ValueKind::Float;
+    v.text = std::move(text);
+    v.number = number;
+    v.region = where;
+    return v;
+  }
+
+  /// An integer literal (`1_000`, `0x1F`, `0o7`, `0b1`). Beyond int64 it becomes a Float that keeps its text.
+  /// `negative` folds a unary minus in, so that -9223372036854775808 is still an Int.
+  Value integer_value(std::string_view written, bool negative, source::Region where) {
+    std::string digits;
+    for (char c : written) {
+      if (c != '_') digits += c;
+    }
+    if (!digits.empty() && (digits.back() == 'l' || digits.back() == 'L')) digits.pop_back();  // Python 2 long
+    if (digits.empty() || digits.back() == 'j' || digits.back() == 'J') return Value::unknown(where);  // complex
+    unsigned base = 10;
+    std::size_t start = 0;
+    if (digits.size() > 2 && digits[0] == '0') {
+      const char p = static_cast<char>(digits[1] | 0x20);
+      if (p == 'x') base = 16;
+      if (p == 'o') base = 8;
+      if (p == 'b') base = 2;
+      if (base != 10) start = 2;
+    }
+    std::uint64_t magnitude = 0;
+    double approx = 0.0;
+    bool overflow = false;
+    for (std::size_t i = start; i < digits.size(); ++i) {
+      const int d = hex_digit(digits[i]);
+      if (d < 0 || static_cast<unsigned>(d) >= base) return Value::unknown(where);
+      approx = approx * base + d;
+      if (magnitude > (std::numeric_limits<std::uint64_t>::max() - static_cast<unsigned>(d)) / base) overflow = true;
+      magnitude = magnitude * base + static_cast<unsigned>(d);
+    }
+    constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+    if (!overflow && magnitude <= kMax) {
+      const auto v = static_cast<std::int64_t>(magnitude);
+      return Value::of_int(negative ? -v : v, where);
+    }
+    if (!overflow && negative && magnitude == kMax + 1) {
+      return Value::of_int(std::numeric_limits<std::int64_t>::min(), where);
+    }
+    return float_of((negative ? "-" : "") + std::string(written), negative ? -approx : approx, where);
+  }
+
+  static Value float_value(std::string_view written, source::Region where) {
+    std::string digits;
+    for (char c : written) {
+      if (c != '_') digits += c;
+    }
+    if (digits.empty() || digits.back() == 'j' || digits.back() == 'J') return Value::unknown(where);
+    double number = 0.0;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
+    if (ec == std::errc::result_out_of_range) {
+      number = std::numeric_limits<double>::infinity();  // `1e999` is inf in Python
+    } else if (ec != std::errc() || end != digits.data() + digits.size()) {
+      return Value::unknown(where);
+    }
+    return float_of(std::string(written), number, where);
+  }
+
+  Value unary_value(TSNode n, int scope, int depth, source::Region where) {
+    const std::string_view op = text(ts_node_child_by_field_id(n, g_.f_operator));
+    const TSNode arg = ts_node_child_by_field_id(n, g_.f_argument);
+    if (op != "-" && op != "+") return Value::unknown(where);
+    if (op == "-" && is(arg, g_.integer)) return integer_value(text(arg), true, where);
+    Value v = resolve(arg, scope, depth + 1);
+    v.region = where;
+    if (v.kind != ValueKind::Int && v.kind != ValueKind::Float) return Value::unknown(where);
+    if (op == "+") return v;
+    if (v.kind == ValueKind::Int) {
+      if (v.integer == std::numeric_limits<std::int64_t>::min()) {
+        return float_of("9223372036854775808", -static_cast<double>(v.integer), where);
+      }
+      return Value::of_int(-v.integer, where);
+    }
+    v.number = -v.number;
+    if (!v.text.empty() && v.text.front() == '-') {
+      v.text.erase(0, 1);
+    } else {
+      v.text.insert(0, "-");
+    }
+    return v;
+  }
+
+  /// A str literal or implicit concatenation of them. f-strings, bytes and anything unterminated are Unknown.
+  Value string_value(TSNode n, source::Region where) {
+    std::vector<TSNode> parts;
+    if (is(n, g_.concatenated_string)) {
+      parts = named_children(n);
+    } else {
+      parts.push_back(n);
+    }
+    std::string out;
+    for (const TSNode part : parts) {
+      if (!is(part, g_.string)) return Value::unknown(where);
+      TSNode start{};
+      TSNode end{};
+      for (const Child& c : children_of(part)) {
+        const TSSymbol s = ts_node_symbol(c.node);
+        if (s == g_.string_start) start = c.node;
+        if (s == g_.string_end) end = c.node;
+        if (s == g_.interpolation) return Value::unknown(where);
+      }
+      if (ts_node_is_null(start) || ts_node_is_null(end) || ts_node_is_missing(end)) return Value::unknown(where);
+      bool raw = false;
+      for (char c : text(start)) {
+        const char lower = static_cast<char>(c | 0x20);
+        if (lower == 'f' || lower == 'b' || lower == 't') return Value::unknown(where);  // not a plain str
+        if (lower == 'r') raw = true;
+      }
+      const std::size_t b = ts_node_end_byte(start);
+      const std::size_t e = ts_node_start_byte(end);
+      if (e < b || e > file_.text().size()) return Value::unknown(where);
+      out += decode_string_body(std::string_view(file_.text()).substr(b, e - b), raw);
+    }
+    return Value::of_string(std::move(out), where);
+  }
+
+  Value list_value(TSNode n, int scope, int depth, source::Region where) {
+    Value v;
+    v.kind = ValueKind::List;
+    v.region = where;
+    for (const TSNode item : named_children(n)) {
+      if (is(item, g_.list_splat)) {
+        Value inner = resolve(first_named_child(item), scope, depth + 1);
+        if (inner.kind != ValueKind::List) return Value::unknown(where);
+        for (Value& x : inner.items) v.items.push_back(std::move(x));
+      } else if (is(item, g_.error)) {
+        return Value::unknown(where);
+      } else {
+        v.items.push_back(resolve(item, scope, depth + 1));
+      }
+    }
+    return v;
+  }
+
+  Value dict_value(TSNode n, int scope, int depth, source::Region where) {
+    auto entries = dict_entries(n, scope, depth);
+    if (!entries) return Value::unknown(where);
+    Value v;
+    v.kind = ValueKind::Dict;
+    v.region = where;
+    v.fields.reserve(entries->size());
+    for (DictEntry& e : *entries) v.fields.emplace_back(std::move(e.key), std::move(e.value));
+    return v;
+  }
+
+  /// The entries of a dict literal, a `dict(...)` call, or a name bound to one of those; nothing when any key
+  /// is not a string or any part is not static.
+  std::optional<std::vector<DictEntry>> dict_entries(TSNode n, int scope, int depth) {
+    if (depth > kMaxDepth || ts_node_is_null(n)) return std::nullopt;
+    while (is(n, g_.parenthesized_expression)) {
+      const std::vector<TSNode> inner = named_children(n);
+      if (inner.size() != 1) return std::nullopt;
+      n = inner.front();
+    }
+    std::vector<DictEntry> out;
+    if (is(n, g_.dictionary)) {
+      for (const TSNode item : named_children(n)) {
+        if (is(item, g_.pair)) {
+          const TSNode key = ts_node_child_by_field_id(item, g_.f_key);
+          Value k = resolve(key, scope, depth + 1);
+          if (k.kind != ValueKind::String) return std::nullopt;
+          out.push_back(DictEntry{std::move(k.text), resolve(ts_node_child_by_field_id(item, g_.f_value), scope, depth + 1),
+                                  positions_.region(item), positions_.region(key)});
+        } else if (is(item, g_.dictionary_splat)) {
+          auto inner = dict_entries(first_named_child(item), scope, depth + 1);
+          if (!inner) return std::nullopt;
+          for (DictEntry& e : *inner) out.push_back(std::move(e));
+        } else {
+          return std::nullopt;  // a comprehension body, an ERROR
+        }
+      }
+      return out;
+    }
+    if (is(n, g_.call) && is_builtin_dict(ts_node_child_by_field_id(n, g_.f_function), scope)) {
+      const TSNode args = ts_node_child_by_field_id(n, g_.f_arguments);
+      if (!is(args, g_.argument_list)) return std::nullopt;
+      bool had_positional = false;
+      for (const TSNode a : named_children(args)) {
+        if (is(a, g_.keyword_argument)) {
+          const TSNode name = ts_node_child_by_field_id(a, g_.f_name);
+          out.push_back(DictEntry{std::string(text(name)),
+                                  resolve(ts_node_child_by_field_id(a, g_.f_value), scope, depth + 1),
+                                  positions_.region(a), positions_.region(name)});
+        } else if (is(a, g_.dictionary_splat) || (!had_positional && !is(a, g_.list_splat) && !is(a, g_.error))) {
+          // `dict(mapping, k=v)`: the mapping's entries come first, as in Python.
+          if (!is(a, g_.dictionary_splat)) had_positional = true;
+          const TSNode source = is(a, g_.dictionary_splat) ? first_named_child(a) : a;
+          auto inner = dict_entries(source, scope, depth + 1);
+          if (!inner) return std::nullopt;
+          for (DictEntry& e : *inner) out.push_back(std::move(e));
+        } else {
+          return std::nullopt;
+        }
+      }
+      return out;
+    }
+    Value v = resolve(n, scope, depth + 1);
+    if (v.kind != ValueKind::Dict) return std::nullopt;
+    for (auto& [k, field] : v.fields) {
+      const source::Region r = field.region;
+      out.push_back(DictEntry{k, std::move(field), r, r});
+    }
+    return out;
+  }
+
+  /// A bare name: its single plain assignment in the visible scope, or the import it names.
+  Value name_value(std::string_view name, int scope, int depth, source::Region where) {
+    Binding* b = lookup(name, scope);
+    if (b != nullptr && b->count == 1 && b->has_value) {
+      if (b->state == Binding::State::Done) return b->cached;
+      if (b->state == Binding::State::InProgress) return Value::unknown(where);  // `a = b; b = a`
+      b->state = Binding::State::InProgress;
+      // The binding's own scope decides what names in its expression mean.
+      Value v = resolve(b->value, b->scope, depth + 1);
+      b->cached = v;
+      b->state = Binding::State::Done;
+      return v;
+    }
+    if (auto target = import_of(name, scope)) {
+      Value v;
+      v.kind = ValueKind::Object;
+      v.text = std::move(*target);
+      v.region = where;
+      return v;
+    }
+    return Value::unknown(where);
+  }
+
+  /// `ShardingStrategy.SHARD_GRAD_OP`, `torch.bfloat16`: an enum-like member, qualified by the short class name
+  /// it belongs to. Other attributes of imported modules are Objects; attributes of local objects are Unknown.
+  Value attribute_value(TSNode n, int scope, source::Region where) {
+    auto parts = dotted_parts(n);
+    if (!parts || parts->size() < 2) return Value::unknown(where);
+    const std::string_view member = parts->back();
+    std::vector<std::string_view> owner(parts->begin(), parts->end() - 1);
+    bool imported = false;
+    const std::string qualified_owner = qualify(owner, scope, &imported);
+    const std::string_view owner_name = last_component(qualified_owner);
+    const bool class_like = !owner_name.empty() && owner_name.front() >= 'A' && owner_name.front() <= 'Z';
+    if (is_constant_case(member) && (class_like || imported)) {
+      return Value::of_enum(std::string(owner_name), std::string(member), where);
+    }
+    if (is_dtype_name(member) && (owner_name == "torch" || owner_name == "numpy")) {
+      return Value::of_enum(std::string(owner_name), std::string(member), where);
+    }
+    if (imported) {
+      Value v;
+      v.kind = ValueKind::Object;
+      v.text = qualified_owner + "." + std::string(member);
+      v.region = where;
+      return v;
+    }
+    return Value::unknown(where);
+  }
+
+  Value call_value(TSNode n, int scope, int depth, source::Region where) {
+    const TSNode function = ts_node_child_by_field_id(n, g_.f_function);
+    if (is_builtin_dict(function, scope)) {
+      auto entries = dict_entries(n, scope, depth);
+      if (!entries) return Value::unknown(where);
+      Value v;
+      v.kind = ValueKind::Dict;
+      v.region = where;
+      for (DictEntry& e : *entries) v.fields.emplace_back(std::move(e.key), std::move(e.value));
+      return v;
+    }
+    Callee c = callee_of(function, scope);
+    // `a().b()` names no callable anyone could look up: not an Object.
+    if (!c.dotted) return Value::unknown(where);
+    Value v;
+    v.kind = ValueKind::Object;
+    v.text = std::move(c.qualified);
+    v.region = where;
+    return v;
+  }
+
+  // ---- facts ----
+
+  PyCall build_call(const Pending& p) {
+    PyCall call;
+    const TSNode function = ts_node_child_by_field_id(p.node, g_.f_function);
+    Callee c = callee_of(function, p.scope);
+    call.callee = std::move(c.qualified);
+    call.name = std::string(last_component(call.callee));
+    call.receiver = std::move(c.receiver);
+    call.region = positions_.region(p.node);
+    call.callee_region = positions_.region(function);
+    call.function = std::string(p.function);
+    call.order = ts_node_start_byte(p.node);
+
+    const TSNode args = ts_node_child_by_field_id(p.node, g_.f_arguments);
+    std::size_t position = 0;
+    auto add_positional = [&](Value v, source::Region region, source::Region name_region) {
+      PyArg a;
+      a.position = position++;
+      a.value = std::move(v);
+      a.region = region;
+      a.name_region = name_region;
+      call.args.push_back(std::move(a));
+    };
+    if (is(args, g_.generator_expression)) {
+      // `f(x for x in xs)`: one positional argument, never static.
+      const source::Region r = positions_.region(args);
+      add_positional(Value::unknown(r), r, r);
+      return call;
+    }
+    if (!is(args, g_.argument_list)) return call;
+    for (const TSNode a : named_children(args)) {
+      const TSSymbol s = ts_node_symbol(a);
+      if (s == g_.error) continue;
+      if (s == g_.keyword_argument) {
+        const TSNode name = ts_node_child_by_field_id(a, g_.f_name);
+        PyArg arg;
+        arg.name = std::string(text(name));
+        arg.value = resolve(ts_node_child_by_field_id(a, g_.f_value), p.scope, 0);
+        arg.region = positions_.region(a);
+        arg.name_region = positions_.region(name);
+        call.args.push_back(std::move(arg));
+      } else if (s == g_.dictionary_splat) {
+        auto entries = dict_entries(first_named_child(a), p.scope, 0);
+        if (!entries) {
+          call.has_unresolved_unpacking = true;
+          continue;
+        }
+        for (DictEntry& e : *entries) {
+          PyArg arg;
+          arg.name = std::move(e.key);
+          arg.value = std::move(e.value);
+          arg.region = e.entry_region;
+          arg.name_region = e.key_region;
+          arg.from_unpacked_dict = true;
+          call.args.push_back(std::move(arg));
+        }
+      } else if (s == g_.list_splat) {
+        Value inner = resolve(first_named_child(a), p.scope, 0);
+        if (inner.kind != ValueKind::List) {
+          call.has_unresolved_unpacking = true;
+          continue;
+        }
+        const source::Region r = positions_.region(a);
+        for (Value& item : inner.items) {
+          const source::Region ir = item.region;
+          add_positional(std::move(item), r, ir);
+        }
+      } else {
+        const source::Region r = positions_.region(a);
+        add_positional(resolve(a, p.scope, 0), r, r);
+      }
+    }
+    return call;
+  }
+
+  std::optional<PyAttributeAssignment> build_attribute_assignment(const Pending& p) {
+    const TSNode left = ts_node_child_by_field_id(p.node, g_.f_left);
+    auto parts = dotted_parts(left);
+    if (!parts) return std::nullopt;  // `a[0].b = ...`, `f().x = ...`: no dotted target to name
+    PyAttributeAssignment a;
+    a.target = join(*parts, parts->size());
+    a.attribute = std::string(parts->back());
+    a.value = resolve(ts_node_child_by_field_id(p.node, g_.f_right), p.scope, 0);
+    a.region = positions_.region(p.node);
+    a.function = std::string(p.function);
+    return a;
+  }
+
+  const source::SourceFile& file_;
+  const parse::PythonTree& tree_;
+  const Grammar& g_;
+  Positions positions_;
+  std::vector<Scope> scopes_;
+  std::vector<Pending> pending_calls_;
+  std::vector<Pending> pending_attributes_;
+  std::map<std::string, std::string> imports_;
+};
+
+}  // namespace
+
+PythonFacts extract_python_facts(const source::SourceFile& file, const parse::PythonTree& tree) {
+  return Extractor(file, tree).run();
+}
+
+}  // namespace lint::model
