@@ -1,0 +1,146 @@
+// The human formats: `text` (ruff-like, with source snippets) and `concise` (one line per diagnostic).
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "lint/report/detail.hpp"
+#include "lint/report/reporter.hpp"
+
+namespace lint::report {
+
+namespace {
+
+using detail::terminal_safe;
+
+constexpr std::string_view kReset = "\x1b[0m";
+constexpr std::string_view kBold = "\x1b[1m";
+constexpr std::string_view kRed = "\x1b[1;31m";
+constexpr std::string_view kYellow = "\x1b[1;33m";
+constexpr std::string_view kCyan = "\x1b[1;36m";
+constexpr std::string_view kBlue = "\x1b[1;34m";
+constexpr std::string_view kDim = "\x1b[2m";
+
+/// The most source lines shown for one multi-line region.
+constexpr std::uint32_t kMaxSnippetLines = 4;
+
+class Painter {
+ public:
+  explicit Painter(bool color) : color_(color) {}
+  [[nodiscard]] std::string paint(std::string_view style, std::string_view text) const {
+    if (!color_ || text.empty()) return std::string(text);
+    return fmt::format("{}{}{}", style, text, kReset);
+  }
+
+ private:
+  bool color_;
+};
+
+std::string_view severity_style(rule::Severity s) {
+  switch (s) {
+    case rule::Severity::Error:
+      return kRed;
+    case rule::Severity::Warning:
+      return kYellow;
+    case rule::Severity::Info:
+      return kCyan;
+  }
+  return kYellow;
+}
+
+/// `path:line:col` or `path` for a whole-file location.
+std::string location_text(const Painter& p, const std::string& path, const source::Region& region) {
+  std::string out = p.paint(kBold, terminal_safe(path));
+  if (region.valid()) out += fmt::format(":{}:{}", region.begin.line, std::max<std::uint32_t>(region.begin.column, 1));
+  return out;
+}
+
+/// `path:line:col: CODE [severity] message` (and ` (suppressed)`), without a newline.
+std::string header(const Painter& p, const rule::Diagnostic& d) {
+  const std::string_view style = severity_style(d.severity);
+  std::string out = location_text(p, d.path, d.region);
+  out += ": ";
+  out += p.paint(style, terminal_safe(d.code));
+  out += ' ';
+  out += p.paint(style, fmt::format("[{}]", rule::to_string(d.severity)));
+  out += ' ';
+  out += terminal_safe(d.message);
+  if (d.suppressed) out += ' ' + p.paint(kDim, "(suppressed)");
+  return out;
+}
+
+/// The last line a region covers (a region ending at column 1 of a line ends on the line before).
+std::uint32_t last_line(const source::Region& r) {
+  if (r.end.line <= r.begin.line) return r.begin.line;
+  if (r.end.column <= 1) return r.end.line - 1;
+  return r.end.line;
+}
+
+/// Writes the source lines of `region` with a gutter and a marker row (`marker` repeated) under the region's part
+/// of its first line.
+void write_snippet(std::ostream& out, const Painter& p, const source::SourceFile& file, const source::Region& region,
+                   char marker, std::string_view marker_style) {
+  const std::uint32_t first = region.begin.line;
+  if (first == 0 || first > file.line_count()) return;
+  const std::uint32_t last = std::min<std::uint32_t>(last_line(region), static_cast<std::uint32_t>(file.line_count()));
+  const std::uint32_t shown_last = std::min(last, first + kMaxSnippetLines - 1);
+  const std::size_t width = fmt::formatted_size("{}", shown_last);
+  const std::string pad(width, ' ');
+  const std::string bar = p.paint(kBlue, "|");
+
+  out << pad << ' ' << bar << '\n';
+  for (std::uint32_t line = first; line <= shown_last; ++line) {
+    const detail::DisplayLine shown = detail::render_line(file.line_text(line));
+    out << p.paint(kBlue, fmt::format("{:>{}}", line, width)) << ' ' << bar;
+    if (!shown.text.empty()) out << ' ' << shown.text;
+    out << '\n';
+    if (line != first) continue;
+    const std::size_t start = shown.offset(std::max<std::uint32_t>(region.begin.column, 1));
+    std::size_t end = shown.width();
+    if (region.end.line == first) end = std::min(end, shown.offset(region.end.column));
+    const std::size_t count = end > start ? end - start : 1;
+    out << pad << ' ' << bar << ' ' << std::string(start, ' ') << p.paint(marker_style, std::string(count, marker))
+        << '\n';
+  }
+  if (shown_last < last) out << pad << ' ' << bar << ' ' << p.paint(kDim, "...") << '\n';
+}
+
+void write_summary(std::ostream& out, const Painter& p, const detail::Counts& counts, bool any_printed) {
+  if (any_printed) out << '\n';
+  out << p.paint(kBold, detail::summary_line(counts)) << '\n';
+}
+
+}  // namespace
+
+void write_text(std::ostream& out, const ReportInput& in) {
+  const Painter p(in.color);
+  const auto& diagnostics = detail::diagnostics_of(in);
+  for (std::size_t i = 0; i < diagnostics.size(); ++i) {
+    const auto& d = diagnostics[i];
+    if (i > 0) out << '\n';
+    out << header(p, d) << '\n';
+    if (const auto* file = detail::find_source(in, d.path); file != nullptr && d.region.valid()) {
+      write_snippet(out, p, *file, d.region, '^', severity_style(d.severity));
+    }
+    for (const auto& rel : d.related) {
+      out << "  " << p.paint(kBlue, "=") << ' ' << p.paint(kBold, "note") << ": "
+          << location_text(p, rel.path, rel.region) << ": " << terminal_safe(rel.message) << '\n';
+      if (const auto* file = detail::find_source(in, rel.path); file != nullptr && rel.region.valid()) {
+        write_snippet(out, p, *file, rel.region, '-', kBlue);
+      }
+    }
+  }
+  write_summary(out, p, detail::count(diagnostics), !diagnostics.empty());
+}
+
+void write_concise(std::ostream& out, const ReportInput& in) {
+  const Painter p(in.color);
+  const auto& diagnostics = detail::diagnostics_of(in);
+  for (const auto& d : diagnostics) {
+    std::string line = header(p, d);
+    std::replace(line.begin(), line.end(), '\n', ' ');
+    out << line << '\n';
+  }
+  write_summary(out, p, detail::count(diagnostics), !diagnostics.empty());
+}
+
+}  // namespace lint::report
