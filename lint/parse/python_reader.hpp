@@ -7,8 +7,8 @@
 #include "lint/parse/node.hpp"
 #include "lint/source/source_file.hpp"
 
+// TSNode is an anonymous-struct typedef in tree_sitter/api.h and cannot be forward-declared here.
 struct TSTree;
-struct TSNode;
 
 namespace lint::parse {
 

@@ -1,0 +1,109 @@
+#include "lint/source/source_file.hpp"
+
+#include <catch2/catch.hpp>
+#include <string>
+
+using lint::source::Position;
+using lint::source::SourceFile;
+
+namespace {
+
+std::string at(const SourceFile& file, std::size_t byte) {
+  const Position p = file.position_at(byte);
+  return std::to_string(p.line) + ":" + std::to_string(p.column);
+}
+
+}  // namespace
+
+TEST_CASE("SourceFile: LF lines and ASCII columns", "[source]") {
+  const SourceFile file("f.yaml", "ab\ncd\n");
+  CHECK(file.line_count() == 3);
+  CHECK(at(file, 0) == "1:1");
+  CHECK(at(file, 1) == "1:2");
+  CHECK(at(file, 2) == "1:3");  // the LF itself belongs to line 1
+  CHECK(at(file, 3) == "2:1");
+  CHECK(at(file, 6) == "3:1");   // end of text after the final newline
+  CHECK(at(file, 100) == "3:1");  // clamped
+  CHECK(file.line_text(1) == "ab");
+  CHECK(file.line_text(2) == "cd");
+  CHECK(file.line_text(3).empty());
+  CHECK(file.line_text(4).empty());
+}
+
+TEST_CASE("SourceFile: a tab is one column", "[source]") {
+  const SourceFile file("f.yaml", "\tkey:\tv");
+  CHECK(at(file, 1) == "1:2");
+  CHECK(at(file, 6) == "1:7");
+}
+
+TEST_CASE("SourceFile: columns count code points", "[source]") {
+  // "ключ: 'é'": each Cyrillic letter and é are two bytes.
+  const SourceFile file("f.yaml", "\xD0\xBA\xD0\xBB\xD1\x8E\xD1\x87: '\xC3\xA9'\nx\xF0\x9F\x98\x80y");
+  CHECK(at(file, 8) == "1:5");    // the ':'
+  CHECK(at(file, 10) == "1:7");   // the opening quote
+  CHECK(at(file, 11) == "1:8");   // é
+  CHECK(at(file, 13) == "1:9");   // closing quote
+  CHECK(at(file, 16) == "2:2");   // the 4-byte emoji
+  CHECK(at(file, 20) == "2:3");   // y
+  const lint::source::Region r = file.region(10, 14);
+  CHECK(r.begin == Position{1, 7});
+  CHECK(r.end == Position{1, 10});
+  CHECK(r.begin_byte == 10);
+  CHECK(r.end_byte == 14);
+}
+
+TEST_CASE("SourceFile: CRLF and lone CR end lines", "[source]") {
+  const SourceFile crlf("f.yaml", "a: 1\r\nb: 2\r\n");
+  CHECK(crlf.line_count() == 3);
+  CHECK(at(crlf, 6) == "2:1");
+  CHECK(crlf.line_text(1) == "a: 1");
+  CHECK(crlf.line_text(2) == "b: 2");
+
+  const SourceFile cr("f.yaml", "a: 1\rb: 2\rc");
+  CHECK(cr.line_count() == 3);
+  CHECK(at(cr, 5) == "2:1");
+  CHECK(at(cr, 10) == "3:1");
+  CHECK(cr.line_text(2) == "b: 2");
+
+  const SourceFile mixed("f.yaml", "a\r\rb\n\r\nc");
+  CHECK(mixed.line_count() == 5);
+  CHECK(at(mixed, 3) == "3:1");
+  CHECK(at(mixed, 7) == "5:1");
+}
+
+TEST_CASE("SourceFile: byte_at inverts position_at", "[source]") {
+  const std::string text = "\xEF\xBB\xBF" "a: '\xC3\xA9t\xC3\xA9'\r\n\tb:\xF0\x9F\x98\x80 x\rlast";
+  const SourceFile file("f.yaml", text);
+  for (std::size_t byte = 0; byte <= text.size(); ++byte) {
+    const auto c = static_cast<unsigned char>(byte < text.size() ? text[byte] : 'x');
+    if ((c & 0xC0U) == 0x80U) continue;  // only character starts have positions of their own
+    if (byte > 0 && text[byte - 1] == '\r' && byte < text.size() && text[byte] == '\n') continue;
+    INFO("byte " << byte);
+    CHECK(file.byte_at(file.position_at(byte)) == byte);
+  }
+  CHECK(file.line_start(2) == 15);
+  CHECK(file.line_region(2).begin == Position{2, 1});
+}
+
+TEST_CASE("SourceFile: a BOM is a character of line 1", "[source]") {
+  const SourceFile file("f.json", "\xEF\xBB\xBF{}");
+  CHECK(at(file, 3) == "1:2");
+}
+
+TEST_CASE("count_code_points and is_valid_utf8", "[source]") {
+  CHECK(lint::source::count_code_points("") == 0);
+  CHECK(lint::source::count_code_points("a\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80") == 4);
+  CHECK(lint::source::count_code_points("\x80\x80") == 0);  // stray continuation bytes
+
+  std::size_t bad = 99;
+  CHECK(lint::source::is_valid_utf8("plain \xC3\xA9 text", &bad));
+  CHECK_FALSE(lint::source::is_valid_utf8("ab\xFF", &bad));
+  CHECK(bad == 2);
+  CHECK_FALSE(lint::source::is_valid_utf8("a\xC3", &bad));  // truncated
+  CHECK(bad == 1);
+  CHECK_FALSE(lint::source::is_valid_utf8("\xC0\xAF", &bad));  // overlong
+  CHECK(bad == 0);
+  CHECK_FALSE(lint::source::is_valid_utf8("x\xED\xA0\x80", &bad));  // a surrogate
+  CHECK(bad == 1);
+  CHECK_FALSE(lint::source::is_valid_utf8("\xF4\x90\x80\x80", &bad));  // beyond U+10FFFF
+}
