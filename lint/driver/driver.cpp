@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "lint/model/classify.hpp"
+#include "lint/model/launch_command.hpp"
 #include "lint/model/resolve.hpp"
 #include "lint/parse/readers.hpp"
 #include "lint/rule/suppression.hpp"
@@ -284,10 +285,65 @@ RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
   result.files_checked = result.documents.size();
   for (const auto& d : result.documents) result.sources[d->path()] = d->source;
 
-  // 2. launches: each file alone (bound launches are added by the binder)
-  for (const auto& d : result.documents) {
-    if (d->kind != model::DocKind::Unknown && !d->read_error) result.launches.push_back(model::resolve_file(*d));
+  // 2. bind launch commands to the files they name (loading files outside the linted paths too)
+  std::map<std::string, model::Document*> by_path;
+  for (const auto& d : result.documents) by_path[d->path()] = d.get();
+  auto find_or_load = [&](const std::vector<std::string>& candidates) -> const model::Document* {
+    for (const std::string& c : candidates) {
+      if (auto it = by_path.find(c); it != by_path.end()) return it->second->read_error ? nullptr : it->second;
+    }
+    for (const std::string& c : candidates) {
+      std::error_code ec;
+      if (!fs::is_regular_file(c, ec)) continue;
+      result.documents.push_back(read_document(c, true));
+      model::Document* d = result.documents.back().get();
+      by_path[c] = d;
+      result.sources[d->path()] = d->source;
+      return d->read_error ? nullptr : d;
+    }
+    return nullptr;
+  };
+  std::vector<std::pair<const model::Document*, std::vector<model::LaunchCommand>>> commands;
+  const std::size_t loaded = result.documents.size();
+  for (std::size_t i = 0; i < loaded; ++i) {
+    const model::Document* d = result.documents[i].get();
+    if (d->kind != model::DocKind::LaunchScript) continue;
+    const std::string name = fs::path(d->path()).filename().string();
+    const bool makefile = name == "Makefile" || name == "makefile" || name == "GNUmakefile";
+    commands.emplace_back(d, model::find_launch_commands(*d->source, makefile));
   }
+  std::vector<model::Launch> bound;
+  for (const auto& [doc, cmds] : commands) {
+    for (const model::LaunchCommand& cmd : cmds) {
+      const model::FileRefs refs = model::referenced_files(*doc, cmd);
+      model::BoundInputs in;
+      in.script_doc = doc;
+      in.command = &cmd;
+      auto pick = [&](const std::vector<std::string>& c, model::DocKind kind) -> const model::Document* {
+        const model::Document* d = find_or_load(c);
+        return d != nullptr && d->kind == kind ? d : nullptr;
+      };
+      in.accelerate_config = pick(refs.accelerate_config, model::DocKind::AccelerateConfig);
+      in.python = pick(refs.script, model::DocKind::PythonScript);
+      in.trainer_fsdp_config = pick(refs.trainer_fsdp_config, model::DocKind::TrainerFsdpConfig);
+      in.deepspeed = pick(refs.deepspeed, model::DocKind::DeepSpeedConfig);
+      in.torchtitan = pick(refs.torchtitan, model::DocKind::TorchtitanConfig);
+      in.axolotl = pick(refs.axolotl, model::DocKind::AxolotlConfig);
+      bound.push_back(model::resolve_bound(in));
+    }
+  }
+  result.files_checked = result.documents.size();
+
+  // 3. launches: each file that no launch command binds is a launch of its own; a bound file is judged within
+  //    its launches (a script's checkpointing silences its config's FSDP001, for example).
+  std::set<const model::Document*> in_bound;
+  for (const model::Launch& l : bound) in_bound.insert(l.documents.begin(), l.documents.end());
+  for (const auto& d : result.documents) {
+    if (d->kind != model::DocKind::Unknown && d->kind != model::DocKind::LaunchScript && !d->read_error &&
+        in_bound.count(d.get()) == 0)
+      result.launches.push_back(model::resolve_file(*d));
+  }
+  for (model::Launch& l : bound) result.launches.push_back(std::move(l));
 
   // 3. rules
   std::vector<const rule::RuleInfo*> enabled;

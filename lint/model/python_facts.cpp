@@ -51,17 +51,17 @@ constexpr int kMaxDepth = 64;
 /// The grammar's symbols and fields, looked up once: comparing ids is cheaper than comparing type strings on
 /// every node of a large file.
 struct Grammar {
-  TSSymbol error, comment, identifier, attribute, call, argument_list, keyword_argument, list_splat,
-      dictionary_splat, generator_expression, string, concatenated_string, string_start, string_end, interpolation,
-      integer, float_, true_, false_, none, unary_operator, parenthesized_expression, list, tuple, expression_list,
-      dictionary, pair, assignment, augmented_assignment, for_statement, for_in_clause, as_pattern_target,
-      named_expression, global_statement, nonlocal_statement, delete_statement, function_definition,
-      class_definition, lambda, parameters, lambda_parameters, typed_parameter, default_parameter,
-      typed_default_parameter, list_splat_pattern, dictionary_splat_pattern, pattern_list, tuple_pattern,
-      list_pattern, import_statement, import_from_statement, dotted_name, aliased_import, relative_import,
-      import_prefix, list_comprehension, set_comprehension, dictionary_comprehension;
-  TSFieldId f_name, f_alias, f_module_name, f_left, f_right, f_value, f_key, f_body, f_function, f_arguments,
-      f_object, f_attribute, f_parameters, f_argument, f_operator;
+  TSSymbol error, comment, identifier, attribute, call, argument_list, keyword_argument, list_splat, dictionary_splat,
+      generator_expression, string, concatenated_string, string_start, string_end, interpolation, integer, float_,
+      true_, false_, none, unary_operator, parenthesized_expression, list, tuple, expression_list, dictionary, pair,
+      assignment, augmented_assignment, for_statement, for_in_clause, as_pattern_target, named_expression,
+      global_statement, nonlocal_statement, delete_statement, function_definition, class_definition, lambda, parameters,
+      lambda_parameters, typed_parameter, default_parameter, typed_default_parameter, list_splat_pattern,
+      dictionary_splat_pattern, pattern_list, tuple_pattern, list_pattern, import_statement, import_from_statement,
+      dotted_name, aliased_import, relative_import, import_prefix, list_comprehension, set_comprehension,
+      dictionary_comprehension;
+  TSFieldId f_name, f_alias, f_module_name, f_left, f_right, f_value, f_key, f_body, f_function, f_arguments, f_object,
+      f_attribute, f_parameters, f_argument, f_operator;
 
   static const Grammar& get() {
     static const Grammar g;
@@ -166,54 +166,94 @@ class Cursor {
   TSTreeCursor cursor_;
 };
 
-/// The direct children of `node` with their field ids. A cursor, not ts_node_child(i): indexing children is
-/// linear per call in this runtime, which would make a 100k-element literal quadratic.
 struct Child {
   TSNode node;
   TSFieldId field;
 };
-std::vector<Child> children_of(TSNode node) {
-  std::vector<Child> out;
-  Cursor c(node);
-  if (ts_tree_cursor_goto_first_child(c.get())) {
-    do {
-      out.push_back(Child{ts_tree_cursor_current_node(c.get()), ts_tree_cursor_current_field_id(c.get())});
-    } while (ts_tree_cursor_goto_next_sibling(c.get()));
+
+/// Reads the direct children of nodes through one reused cursor. A cursor, not ts_node_child(i): indexing
+/// children is linear per call in this runtime, which would make a 100k-element literal quadratic; and one
+/// reused cursor, because creating a cursor allocates.
+class ChildReader {
+ public:
+  ChildReader() = default;
+  ChildReader(const ChildReader&) = delete;
+  ChildReader& operator=(const ChildReader&) = delete;
+  ~ChildReader() {
+    if (live_) ts_tree_cursor_delete(&cursor_);
   }
-  return out;
+
+  /// Every child with its field id.
+  std::vector<Child> all(TSNode node) {
+    std::vector<Child> out;
+    TSTreeCursor* c = at(node);
+    if (ts_tree_cursor_goto_first_child(c)) {
+      do {
+        out.push_back(Child{ts_tree_cursor_current_node(c), ts_tree_cursor_current_field_id(c)});
+      } while (ts_tree_cursor_goto_next_sibling(c));
+    }
+    return out;
+  }
+
+  /// Named children that carry meaning: comments are extras that can appear anywhere.
+  std::vector<TSNode> named(TSNode node) {
+    std::vector<TSNode> out;
+    const std::uint32_t count = ts_node_named_child_count(node);
+    out.reserve(count);
+    if (count <= kIndexLimit) {
+      // Indexing costs O(index) per child; for a handful of children that beats the cursor's sibling walk.
+      for (std::uint32_t i = 0; i < count; ++i) {
+        const TSNode n = ts_node_named_child(node, i);
+        if (ts_node_symbol(n) != comment_) out.push_back(n);
+      }
+      return out;
+    }
+    TSTreeCursor* c = at(node);
+    if (ts_tree_cursor_goto_first_child(c)) {
+      do {
+        const TSNode n = ts_tree_cursor_current_node(c);
+        if (ts_node_is_named(n) && ts_node_symbol(n) != comment_) out.push_back(n);
+      } while (ts_tree_cursor_goto_next_sibling(c));
+    }
+    return out;
+  }
+
+  TSNode first_named(TSNode node) {
+    TSTreeCursor* c = at(node);
+    if (ts_tree_cursor_goto_first_child(c)) {
+      do {
+        const TSNode n = ts_tree_cursor_current_node(c);
+        if (ts_node_is_named(n) && ts_node_symbol(n) != comment_) return n;
+      } while (ts_tree_cursor_goto_next_sibling(c));
+    }
+    return TSNode{};
+  }
+
+ private:
+  TSTreeCursor* at(TSNode node) {
+    if (live_) {
+      ts_tree_cursor_reset(&cursor_, node);
+    } else {
+      cursor_ = ts_tree_cursor_new(node);
+      live_ = true;
+    }
+    return &cursor_;
+  }
+
+  static constexpr std::uint32_t kIndexLimit = 8;
+  TSTreeCursor cursor_{};
+  bool live_ = false;
+  TSSymbol comment_ = Grammar::get().comment;
+};
+
+bool is(TSNode n, TSSymbol s) {
+  return !ts_node_is_null(n) && ts_node_symbol(n) == s;
 }
 
-/// Named children that carry meaning: comments are extras that can appear anywhere.
-std::vector<TSNode> named_children(TSNode node) {
-  const Grammar& g = Grammar::get();
-  std::vector<TSNode> out;
-  Cursor c(node);
-  if (ts_tree_cursor_goto_first_child(c.get())) {
-    do {
-      const TSNode n = ts_tree_cursor_current_node(c.get());
-      if (ts_node_is_named(n) && ts_node_symbol(n) != g.comment) out.push_back(n);
-    } while (ts_tree_cursor_goto_next_sibling(c.get()));
-  }
-  return out;
-}
-
-TSNode first_named_child(TSNode node) {
-  const Grammar& g = Grammar::get();
-  Cursor c(node);
-  if (ts_tree_cursor_goto_first_child(c.get())) {
-    do {
-      const TSNode n = ts_tree_cursor_current_node(c.get());
-      if (ts_node_is_named(n) && ts_node_symbol(n) != g.comment) return n;
-    } while (ts_tree_cursor_goto_next_sibling(c.get()));
-  }
-  return TSNode{};
-}
-
-bool is(TSNode n, TSSymbol s) { return !ts_node_is_null(n) && ts_node_symbol(n) == s; }
-
-/// Byte offsets to positions, equal to SourceFile::region but amortised: consecutive queries on one line count
-/// code points from the previous query instead of from the line start, so a minified one-line file does not
-/// make extraction quadratic.
+/// Byte offsets to positions, equal to SourceFile::region but never quadratic: SourceFile counts code points
+/// from the line start on every query, which on a minified one-line file costs the line's length per node.
+/// Here a query close after the previous one on the same line counts only the bytes in between, and any other
+/// query uses code-point counts kept for every block of 256 bytes (built on first need).
 class Positions {
  public:
   explicit Positions(const source::SourceFile& file) : file_(file) {}
@@ -229,16 +269,38 @@ class Positions {
   source::Region region(TSNode n) { return region(ts_node_start_byte(n), ts_node_end_byte(n)); }
 
  private:
+  static constexpr std::size_t kBlock = 256;
+
   source::Position at(std::size_t byte) {
     if (line_ == 0 || byte < line_begin_ || byte >= line_end_) find_line(byte);
-    if (byte < last_byte_) {
-      last_byte_ = line_begin_;
-      last_column_ = 1;
+    if (byte >= last_byte_ && byte - last_byte_ <= 2 * kBlock) {
+      last_column_ += source::count_code_points(span(last_byte_, byte));
+    } else if (byte - line_begin_ <= 2 * kBlock) {
+      last_column_ = source::count_code_points(span(line_begin_, byte)) + 1;
+    } else {
+      last_column_ = code_points_before(byte) - code_points_before(line_begin_) + 1;
     }
-    const std::string_view span(file_.text().data() + last_byte_, byte - last_byte_);
-    last_column_ += source::count_code_points(span);
     last_byte_ = byte;
     return source::Position{line_, last_column_};
+  }
+
+  std::string_view span(std::size_t from, std::size_t to) const {
+    return std::string_view(file_.text()).substr(from, to - from);
+  }
+
+  /// Code points in the text before `byte`.
+  std::uint32_t code_points_before(std::size_t byte) {
+    if (blocks_.empty()) {
+      const std::string& t = file_.text();
+      blocks_.reserve(t.size() / kBlock + 1);
+      std::uint32_t total = 0;
+      for (std::size_t b = 0; b <= t.size(); b += kBlock) {
+        blocks_.push_back(total);
+        total += source::count_code_points(span(b, std::min(b + kBlock, t.size())));
+      }
+    }
+    const std::size_t block = byte / kBlock;
+    return blocks_[block] + source::count_code_points(span(block * kBlock, byte));
   }
 
   void find_line(std::size_t byte) {
@@ -261,6 +323,7 @@ class Positions {
   }
 
   const source::SourceFile& file_;
+  std::vector<std::uint32_t> blocks_;  ///< code points before each kBlock-byte block
   std::uint32_t line_ = 0;
   std::size_t line_begin_ = 0;
   std::size_t line_end_ = 0;
@@ -396,10 +459,10 @@ std::string decode_string_body(std::string_view s, bool raw) {
 /// case, yet they are the enum-like constants a dtype setting takes.
 bool is_dtype_name(std::string_view s) {
   static constexpr std::array<std::string_view, 27> kNames = {
-      "float16", "float32", "float64",   "bfloat16",      "half",           "float",          "double",
-      "int8",    "int16",   "int32",     "int64",         "uint8",          "bool",           "complex64",
-      "complex128", "cfloat", "cdouble", "long",         "int",            "short",          "float8_e4m3fn",
-      "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "uint16",     "uint32",         "uint64"};
+      "float16",     "float32",         "float64",         "bfloat16", "half",   "float", "double",
+      "int8",        "int16",           "int32",           "int64",    "uint8",  "bool",  "complex64",
+      "complex128",  "cfloat",          "cdouble",         "long",     "int",    "short", "float8_e4m3fn",
+      "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "uint16",   "uint32", "uint64"};
   return std::find(kNames.begin(), kNames.end(), s) != kNames.end();
 }
 
@@ -435,7 +498,7 @@ struct Binding {
   std::uint32_t count = 0;
   bool has_value = false;
   TSNode value{};
-  std::string import_target;   ///< qualified name, when some binding in this scope is an import
+  std::string import_target;     ///< qualified name, when some binding in this scope is an import
   bool import_conflict = false;  ///< two imports of different things under one name
   enum class State : std::uint8_t { Unresolved, InProgress, Done } state = State::Unresolved;
   Value cached;
@@ -488,11 +551,18 @@ class Extractor {
 
   struct Frame {
     TSSymbol symbol;
-    int scope;               ///< scope this node is evaluated in
-    int created_scope;       ///< scope this node opens for its body (def, class, lambda, comprehension), or -1
+    int scope;                  ///< scope this node is evaluated in
+    int created_scope;          ///< scope this node opens for its body (def, class, lambda, comprehension), or -1
     std::string_view function;  ///< innermost enclosing def's name
     std::string_view defines;   ///< a def's own name, handed to its body
   };
+
+  /// The field of the cursor's node, asked only where it matters: it is a lookup in the runtime, and the
+  /// walk meets every node of the file.
+  TSFieldId body_field_if_needed(const Frame& parent, TSTreeCursor* cursor) const {
+    if (parent.created_scope < 0) return 0;
+    return ts_tree_cursor_current_field_id(cursor);
+  }
 
   Frame frame_for(TSNode node, const Frame* parent, TSFieldId field) {
     Frame f{ts_node_symbol(node), 0, -1, {}, {}};
@@ -530,7 +600,7 @@ class Extractor {
     for (;;) {
       if (ts_tree_cursor_goto_first_child(c.get())) {
         const TSNode n = ts_tree_cursor_current_node(c.get());
-        path.push_back(frame_for(n, &path.back(), ts_tree_cursor_current_field_id(c.get())));
+        path.push_back(frame_for(n, &path.back(), body_field_if_needed(path.back(), c.get())));
         visit(n, path.back());
         continue;
       }
@@ -538,7 +608,7 @@ class Extractor {
         if (ts_tree_cursor_goto_next_sibling(c.get())) {
           path.pop_back();
           const TSNode n = ts_tree_cursor_current_node(c.get());
-          path.push_back(frame_for(n, &path.back(), ts_tree_cursor_current_field_id(c.get())));
+          path.push_back(frame_for(n, &path.back(), body_field_if_needed(path.back(), c.get())));
           visit(n, path.back());
           break;
         }
@@ -560,12 +630,12 @@ class Extractor {
     } else if (s == g_.for_statement || s == g_.for_in_clause) {
       bind_targets(ts_node_child_by_field_id(node, g_.f_left), f.scope);
     } else if (s == g_.as_pattern_target) {
-      bind_targets(first_named_child(node), f.scope);
+      bind_targets(kids_.first_named(node), f.scope);
     } else if (s == g_.named_expression) {
       bind_targets(ts_node_child_by_field_id(node, g_.f_name), f.scope);
     } else if (s == g_.global_statement || s == g_.nonlocal_statement || s == g_.delete_statement) {
       // These make a name's value depend on other code: poison it (count it as bound twice).
-      for (const TSNode n : named_children(node)) {
+      for (const TSNode n : kids_.named(node)) {
         std::vector<std::string_view> names;
         collect_target_names(n, names);
         for (std::string_view name : names) {
@@ -611,9 +681,9 @@ class Extractor {
       if (s == g_.identifier) {
         out.push_back(text(n));
       } else if (s == g_.pattern_list || s == g_.tuple_pattern || s == g_.list_pattern || s == g_.tuple ||
-                 s == g_.list || s == g_.parenthesized_expression || s == g_.list_splat_pattern ||
-                 s == g_.list_splat || s == g_.expression_list || s == g_.dictionary_splat_pattern) {
-        for (const TSNode c : named_children(n)) stack.push_back(c);
+                 s == g_.list || s == g_.parenthesized_expression || s == g_.list_splat_pattern || s == g_.list_splat ||
+                 s == g_.expression_list || s == g_.dictionary_splat_pattern) {
+        for (const TSNode c : kids_.named(n)) stack.push_back(c);
       }
     }
   }
@@ -626,13 +696,13 @@ class Extractor {
 
   void bind_parameters(TSNode params, const Frame& f) {
     if (ts_node_is_null(params) || f.created_scope < 0) return;
-    for (const TSNode p : named_children(params)) {
+    for (const TSNode p : kids_.named(params)) {
       const TSSymbol s = ts_node_symbol(p);
       TSNode target = p;
       if (s == g_.default_parameter || s == g_.typed_default_parameter) {
         target = ts_node_child_by_field_id(p, g_.f_name);
       } else if (s == g_.typed_parameter) {
-        target = first_named_child(p);
+        target = kids_.first_named(p);
       }
       bind_targets(target, f.created_scope);
     }
@@ -666,7 +736,7 @@ class Extractor {
 
   std::string dotted_text(TSNode dotted) {
     std::string out;
-    for (const TSNode id : named_children(dotted)) {
+    for (const TSNode id : kids_.named(dotted)) {
       if (!is(id, g_.identifier)) continue;
       if (!out.empty()) out += '.';
       out += text(id);
@@ -682,7 +752,7 @@ class Extractor {
       if (is(m, g_.dotted_name)) {
         module = dotted_text(m);
       } else if (is(m, g_.relative_import)) {
-        for (const TSNode part : named_children(m)) {
+        for (const TSNode part : kids_.named(m)) {
           if (is(part, g_.import_prefix)) {
             module += text(part);
           } else if (is(part, g_.dotted_name)) {
@@ -693,7 +763,7 @@ class Extractor {
         return;
       }
     }
-    for (const Child& c : children_of(node)) {
+    for (const Child& c : kids_.all(node)) {
       if (c.field != g_.f_name) continue;
       TSNode dotted = c.node;
       std::string_view alias;
@@ -702,7 +772,7 @@ class Extractor {
         alias = text(ts_node_child_by_field_id(c.node, g_.f_alias));
       }
       if (!is(dotted, g_.dotted_name)) continue;
-      const std::vector<TSNode> ids = named_children(dotted);
+      const std::vector<TSNode> ids = kids_.named(dotted);
       if (ids.empty() || !is(ids.front(), g_.identifier) || !is(ids.back(), g_.identifier)) continue;
       const std::string name = dotted_text(dotted);
       // Binding keys view the source text, so the local name is always taken from a node.
@@ -823,7 +893,7 @@ class Extractor {
     if (s == g_.none) return Value::none(where);
     if (s == g_.unary_operator) return unary_value(n, scope, depth, where);
     if (s == g_.parenthesized_expression) {
-      const std::vector<TSNode> inner = named_children(n);
+      const std::vector<TSNode> inner = kids_.named(n);
       if (inner.size() != 1) return Value::unknown(where);
       return resolve(inner.front(), scope, depth + 1);
     }
@@ -852,7 +922,7 @@ class Extractor {
     for (char c : written) {
       if (c != '_') digits += c;
     }
-    if (!digits.empty() && (digits.back() == 'l' || digits.back() == 'L')) digits.pop_back();  // Python 2 long
+    if (!digits.empty() && (digits.back() == 'l' || digits.back() == 'L')) digits.pop_back();          // Python 2 long
     if (digits.empty() || digits.back() == 'j' || digits.back() == 'J') return Value::unknown(where);  // complex
     unsigned base = 10;
     std::size_t start = 0;
@@ -928,7 +998,7 @@ class Extractor {
   Value string_value(TSNode n, source::Region where) {
     std::vector<TSNode> parts;
     if (is(n, g_.concatenated_string)) {
-      parts = named_children(n);
+      parts = kids_.named(n);
     } else {
       parts.push_back(n);
     }
@@ -937,7 +1007,7 @@ class Extractor {
       if (!is(part, g_.string)) return Value::unknown(where);
       TSNode start{};
       TSNode end{};
-      for (const Child& c : children_of(part)) {
+      for (const Child& c : kids_.all(part)) {
         const TSSymbol s = ts_node_symbol(c.node);
         if (s == g_.string_start) start = c.node;
         if (s == g_.string_end) end = c.node;
@@ -962,9 +1032,9 @@ class Extractor {
     Value v;
     v.kind = ValueKind::List;
     v.region = where;
-    for (const TSNode item : named_children(n)) {
+    for (const TSNode item : kids_.named(n)) {
       if (is(item, g_.list_splat)) {
-        Value inner = resolve(first_named_child(item), scope, depth + 1);
+        Value inner = resolve(kids_.first_named(item), scope, depth + 1);
         if (inner.kind != ValueKind::List) return Value::unknown(where);
         for (Value& x : inner.items) v.items.push_back(std::move(x));
       } else if (is(item, g_.error)) {
@@ -992,21 +1062,22 @@ class Extractor {
   std::optional<std::vector<DictEntry>> dict_entries(TSNode n, int scope, int depth) {
     if (depth > kMaxDepth || ts_node_is_null(n)) return std::nullopt;
     while (is(n, g_.parenthesized_expression)) {
-      const std::vector<TSNode> inner = named_children(n);
+      const std::vector<TSNode> inner = kids_.named(n);
       if (inner.size() != 1) return std::nullopt;
       n = inner.front();
     }
     std::vector<DictEntry> out;
     if (is(n, g_.dictionary)) {
-      for (const TSNode item : named_children(n)) {
+      for (const TSNode item : kids_.named(n)) {
         if (is(item, g_.pair)) {
           const TSNode key = ts_node_child_by_field_id(item, g_.f_key);
           Value k = resolve(key, scope, depth + 1);
           if (k.kind != ValueKind::String) return std::nullopt;
-          out.push_back(DictEntry{std::move(k.text), resolve(ts_node_child_by_field_id(item, g_.f_value), scope, depth + 1),
+          out.push_back(DictEntry{std::move(k.text),
+                                  resolve(ts_node_child_by_field_id(item, g_.f_value), scope, depth + 1),
                                   positions_.region(item), positions_.region(key)});
         } else if (is(item, g_.dictionary_splat)) {
-          auto inner = dict_entries(first_named_child(item), scope, depth + 1);
+          auto inner = dict_entries(kids_.first_named(item), scope, depth + 1);
           if (!inner) return std::nullopt;
           for (DictEntry& e : *inner) out.push_back(std::move(e));
         } else {
@@ -1019,7 +1090,7 @@ class Extractor {
       const TSNode args = ts_node_child_by_field_id(n, g_.f_arguments);
       if (!is(args, g_.argument_list)) return std::nullopt;
       bool had_positional = false;
-      for (const TSNode a : named_children(args)) {
+      for (const TSNode a : kids_.named(args)) {
         if (is(a, g_.keyword_argument)) {
           const TSNode name = ts_node_child_by_field_id(a, g_.f_name);
           out.push_back(DictEntry{std::string(text(name)),
@@ -1028,7 +1099,7 @@ class Extractor {
         } else if (is(a, g_.dictionary_splat) || (!had_positional && !is(a, g_.list_splat) && !is(a, g_.error))) {
           // `dict(mapping, k=v)`: the mapping's entries come first, as in Python.
           if (!is(a, g_.dictionary_splat)) had_positional = true;
-          const TSNode source = is(a, g_.dictionary_splat) ? first_named_child(a) : a;
+          const TSNode source = is(a, g_.dictionary_splat) ? kids_.first_named(a) : a;
           auto inner = dict_entries(source, scope, depth + 1);
           if (!inner) return std::nullopt;
           for (DictEntry& e : *inner) out.push_back(std::move(e));
@@ -1149,7 +1220,7 @@ class Extractor {
       return call;
     }
     if (!is(args, g_.argument_list)) return call;
-    for (const TSNode a : named_children(args)) {
+    for (const TSNode a : kids_.named(args)) {
       const TSSymbol s = ts_node_symbol(a);
       if (s == g_.error) continue;
       if (s == g_.keyword_argument) {
@@ -1161,7 +1232,7 @@ class Extractor {
         arg.name_region = positions_.region(name);
         call.args.push_back(std::move(arg));
       } else if (s == g_.dictionary_splat) {
-        auto entries = dict_entries(first_named_child(a), p.scope, 0);
+        auto entries = dict_entries(kids_.first_named(a), p.scope, 0);
         if (!entries) {
           call.has_unresolved_unpacking = true;
           continue;
@@ -1176,7 +1247,7 @@ class Extractor {
           call.args.push_back(std::move(arg));
         }
       } else if (s == g_.list_splat) {
-        Value inner = resolve(first_named_child(a), p.scope, 0);
+        Value inner = resolve(kids_.first_named(a), p.scope, 0);
         if (inner.kind != ValueKind::List) {
           call.has_unresolved_unpacking = true;
           continue;
@@ -1211,6 +1282,7 @@ class Extractor {
   const parse::PythonTree& tree_;
   const Grammar& g_;
   Positions positions_;
+  ChildReader kids_;
   std::vector<Scope> scopes_;
   std::vector<Pending> pending_calls_;
   std::vector<Pending> pending_attributes_;

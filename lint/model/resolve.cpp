@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <filesystem>
+#include <map>
 
 #include "lint/model/accelerate_schema.hpp"
 
@@ -41,17 +43,74 @@ Setting default_setting(std::string_view key, Value value, std::string note) {
   return s;
 }
 
-/// Decides `key` from assignments of one precedence level (last wins within a file, as PyYAML/json do) and a
-/// fallback default.
+void mark_unread(Launch& l);
+
+/// Precedence of a mechanism (knowledge/accelerate_fsdp.md §3.1): higher wins; ties go to the later assignment.
+int rank_of(const Setting& s) {
+  if (s.note == "trainer-fsdp1-strategy") return 5;  // loses to the launcher's strategy or FULL_SHARD (§3.4)
+  switch (s.origin) {
+    case Origin::TorchCall:
+    case Origin::LightningStrategy:
+      return 80;
+    case Origin::PluginObject:
+      return 70;
+    case Origin::TrainingArguments:
+    case Origin::TrainerFsdpConfig:
+      return 60;
+    case Origin::LaunchFlag:
+      return 50;
+    case Origin::ConfigFile:
+    case Origin::TorchtitanConfig:
+    case Origin::AxolotlConfig:
+    case Origin::DeepSpeedConfig:
+      return 40;
+    case Origin::Default:
+      return s.note.starts_with("accelerate launch") ? 30 : 10;
+    case Origin::Environment:
+      return 20;
+    case Origin::ScriptCall:
+      return 60;
+  }
+  return 0;
+}
+
+std::string precedence_reason(const Setting& winner) {
+  switch (winner.origin) {
+    case Origin::PluginObject:
+      return "a FullyShardedDataParallelPlugin field set in the script beats the launcher's environment";
+    case Origin::TrainingArguments:
+      return "the Trainer builds its own FSDP plugin from TrainingArguments, which beats the launcher's environment";
+    case Origin::LaunchFlag:
+      return "an `accelerate launch` flag beats the config file";
+    case Origin::ConfigFile:
+      return "the config file beats the launcher's defaults and the inherited environment";
+    case Origin::Default:
+      return winner.note;
+    default:
+      return {};
+  }
+}
+
+/// Decides `key`: every assignment ranked by precedence, the winner first; `fallback` (a default) is used when
+/// nothing assigns the key.
 void decide_with_default(Launch& l, std::string_view key, std::optional<Setting> fallback, std::string reason = {}) {
   std::vector<const Setting*> ranked = l.assignments(key);
   std::reverse(ranked.begin(), ranked.end());
-  if (ranked.empty() && fallback) ranked.push_back(l.add(std::move(*fallback)));
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const Setting* a, const Setting* b) { return rank_of(*a) > rank_of(*b); });
+  if (fallback && (ranked.empty() || rank_of(*ranked.front()) < rank_of(*fallback)))
+    ranked.insert(ranked.begin(), l.add(std::move(*fallback)));
   if (ranked.empty()) {
     l.set_unknown(key, std::move(reason));
     return;
   }
-  l.decide(key, std::move(ranked));
+  if (ranked.front()->note == "trainer-fsdp1-strategy") {
+    // Nothing else decides the strategy in this file: it comes from the launcher's environment or FULL_SHARD.
+    l.set_unknown(key, "FSDP1 under the Trainer takes the strategy from FSDP_SHARDING_STRATEGY or FULL_SHARD");
+    return;
+  }
+  std::string why = ranked.size() > 1 ? precedence_reason(*ranked.front()) : std::string{};
+  l.decide(key, std::move(ranked), std::move(why));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -328,10 +387,11 @@ void collect_plugin(const Document& doc, const PythonFacts& py, Launch& l) {
 }
 
 /// TrainingArguments / TRL configs (transformers 5.17 `_process_fsdp_args`, training_args.py:2734-2896).
-void collect_training_arguments(const Document& doc, const PythonFacts& py, Launch& l) {
-  for (const PyCall& c : py.calls) {
+/// One TrainingArguments-like call (a literal call in the script, or the script's command-line arguments turned
+/// into one by the binder).
+void collect_trainer_call(const Document& doc, const PyCall& c, Launch& l) {
+  {
     const bool trl = is_trl_config(c.name);
-    if (!trl && !is_trainer_args(c.name)) continue;
     const std::string spelled_base = c.name + "(";
     if (const PyArg* gc = c.keyword("gradient_checkpointing")) {
       Value v = gc->value.kind == ValueKind::Bool ? gc->value : Value::unknown(gc->region);
@@ -344,7 +404,7 @@ void collect_training_arguments(const Document& doc, const PythonFacts& py, Laun
       l.add(std::move(s));
     }
     const PyArg* fsdp = c.keyword("fsdp");
-    if (fsdp == nullptr) continue;
+    if (fsdp == nullptr) return;
     const Value& fv = fsdp->value;
     std::vector<std::string> words;
     bool enabled = false;
@@ -376,11 +436,12 @@ void collect_training_arguments(const Document& doc, const PythonFacts& py, Laun
     if (!known) {
       l.add(make_setting(keys::kFsdpEnabled, Value::unknown(fsdp->region), fv, doc, fsdp->region,
                          Origin::TrainingArguments, spelled_base + "fsdp=)"));
-      continue;
+      return;
     }
-    l.add(make_setting(keys::kFsdpEnabled, Value::of_bool(enabled, fsdp->region), fv, doc, fsdp->region,
+    // `fsdp` unset or false: the Trainer leaves FSDP to the launcher's environment.
+    if (!enabled) return;
+    l.add(make_setting(keys::kFsdpEnabled, Value::of_bool(true, fsdp->region), fv, doc, fsdp->region,
                        Origin::TrainingArguments, spelled_base + "fsdp=)"));
-    if (!enabled) continue;
     // fsdp_config: a dict literal (keys with `fsdp_` stripped) or a path to a JSON file (bound later).
     const PyArg* cfg = c.keyword("fsdp_config");
     const Value* cfg_dict = (cfg != nullptr && cfg->value.kind == ValueKind::Dict) ? &cfg->value : nullptr;
@@ -430,12 +491,66 @@ void collect_training_arguments(const Document& doc, const PythonFacts& py, Laun
                            doc, fsdp->region, Origin::TrainingArguments, spelled_base + "fsdp=)"));
       }
     }
+    if (version == 1) {
+      // FSDP1: the Trainer passes its strategy word as reshard_after_forward; the plugin then fills
+      // sharding_strategy from FSDP_SHARDING_STRATEGY or FULL_SHARD, which wins (knowledge §3.4, probes T4, T6).
+      std::string word = "full_shard";
+      for (const std::string& w : words) {
+        if (acc::parse_strategy(w)) {
+          word = w;
+          break;
+        }
+      }
+      Setting s = make_setting(keys::kShardingStrategy, Value::of_string(upper(word), fsdp->region), fv, doc,
+                               fsdp->region, Origin::TrainingArguments, spelled_base + "fsdp=)");
+      s.note = "trainer-fsdp1-strategy";
+      l.add(std::move(s));
+    }
     if (const Value* ac = cfg_get("activation_checkpointing")) {
       Value v = *ac;
       if (auto t = truth_of(*ac)) v = Value::of_bool(*t, ac->region);
       else v = Value::unknown(ac->region);
       l.add(make_setting(keys::kActivationCheckpointing, v, *ac, doc, ac->region, Origin::TrainingArguments,
                          "fsdp_config.activation_checkpointing"));
+    }
+    // Keys the Trainer always passes to its plugin (training_args.py:2784-2841), so they beat the launcher's env.
+    if (!cfg_unknown) {
+      auto emit = [&](std::string_view key, const char* cfg_key, Value fallback, bool truth) {
+        const Value* v = cfg_get(cfg_key);
+        Value val = v != nullptr ? *v : fallback;
+        if (v != nullptr && truth) {
+          if (auto t = truth_of(*v)) val = Value::of_bool(*t, v->region);
+        } else if (v != nullptr && val.kind == ValueKind::String) {
+          val = normalise_fsdp_value("fsdp_" + std::string(cfg_key), val);
+        }
+        const source::Region r = v != nullptr ? v->region : fsdp->region;
+        val.region = r;
+        l.add(make_setting(key, val, v != nullptr ? *v : Value{}, doc, r, Origin::TrainingArguments,
+                           v != nullptr ? "fsdp_config." + std::string(cfg_key)
+                                        : spelled_base + "fsdp=) default " + std::string(cfg_key)));
+      };
+      emit(keys::kCpuRamEfficientLoading, "cpu_ram_efficient_loading", Value::of_bool(false), true);
+      emit(keys::kStateDictType, "state_dict_type", Value::of_string("FULL_STATE_DICT"), false);
+      if (version == 1) {
+        emit(keys::kForwardPrefetch, "forward_prefetch", Value::of_bool(false), true);
+        emit(keys::kBackwardPrefetch, "backward_prefetch", Value::of_string("NO_PREFETCH"), false);
+        emit(keys::kUseOrigParams, "use_orig_params", Value::of_bool(true), true);
+        emit(keys::kSyncModuleStates, "sync_module_states", Value::of_bool(true), true);
+      }
+      if (const Value* off = cfg_get("cpu_offload"); off != nullptr && truth_of(*off).value_or(false)) {
+        l.add(make_setting(keys::kOffloadParams, Value::of_bool(true, off->region), *off, doc, off->region,
+                           Origin::TrainingArguments, "fsdp_config.cpu_offload"));
+      }
+      bool offload_word = false;
+      for (const std::string& w : words) offload_word |= w == "offload";
+      if (offload_word) {
+        l.add(make_setting(keys::kOffloadParams, Value::of_bool(true, fsdp->region), fv, doc, fsdp->region,
+                           Origin::TrainingArguments, spelled_base + "fsdp=) offload"));
+      }
+      if (const Value* cls = cfg_get("transformer_layer_cls_to_wrap")) {
+        l.add(make_setting(keys::kTransformerLayerCls, *cls, *cls, doc, cls->region, Origin::TrainingArguments,
+                           "fsdp_config.transformer_layer_cls_to_wrap"));
+      }
     }
     if (!cfg_unknown) {
       const Value* awp = cfg_get("auto_wrap_policy");
@@ -445,6 +560,12 @@ void collect_training_arguments(const Document& doc, const PythonFacts& py, Laun
                          Origin::TrainingArguments,
                          awp != nullptr ? "fsdp_config.auto_wrap_policy" : spelled_base + "fsdp=) default"));
     }
+  }
+}
+
+void collect_training_arguments(const Document& doc, const PythonFacts& py, Launch& l) {
+  for (const PyCall& c : py.calls) {
+    if (is_trl_config(c.name) || is_trainer_args(c.name)) collect_trainer_call(doc, c, l);
   }
 }
 
@@ -679,7 +800,10 @@ Value normalise_fsdp_value(std::string_view prefixed_key, const Value& written) 
         return Value::of_string(std::string(acc::state_dict_types()[text[0] - '1']), written.region);
       return written;
     case acc::FsdpValueType::Int:
-      if (written.kind == ValueKind::Int) return written;
+      // The launcher passes strings; int("100000000") is what the plugin does with them.
+      if (written.kind == ValueKind::String && !text.empty() &&
+          text.find_first_not_of("0123456789") == std::string::npos && text.size() < 19)
+        return Value::of_int(std::stoll(text), written.region);
       return written;
     case acc::FsdpValueType::String:
       return written;
@@ -761,6 +885,7 @@ Launch resolve_file(const Document& doc) {
       l.launcher = Launcher::AccelerateLaunch;
       collect_accelerate_config(doc, l);
       resolve_accelerate_launch(l);
+      mark_unread(l);
       break;
     case DocKind::PythonScript:
       if (doc.python) {
@@ -780,6 +905,443 @@ Launch resolve_file(const Document& doc) {
       break;
     default:
       break;
+  }
+  return l;
+}
+
+
+namespace {
+
+std::string join_path(const std::string& base, const std::string& p) {
+  if (p.empty()) return p;
+  if (p.front() == '/' || base.empty() || base == ".") return std::filesystem::path(p).lexically_normal().generic_string();
+  return (std::filesystem::path(base) / p).lexically_normal().generic_string();
+}
+
+/// Candidates for a path written in a launch script: relative to the script's folder, then to the working
+/// directory (the repository root when launchlint runs there).
+std::vector<std::string> candidates(const Document& script_doc, const Word& w) {
+  if (!w.known || w.text.empty()) return {};
+  std::vector<std::string> out;
+  const std::string dir = std::filesystem::path(script_doc.path()).parent_path().generic_string();
+  out.push_back(join_path(dir, w.text));
+  const std::string plain = join_path("", w.text);
+  if (plain != out.front()) out.push_back(plain);
+  return out;
+}
+
+const Flag* find_flag(const LaunchCommand& c, std::string_view name) {
+  const Flag* found = nullptr;
+  for (const Flag& f : c.flags) {
+    if (f.name == name) found = &f;
+  }
+  return found;
+}
+
+/// `--name value` / `--name=value` among script arguments (HfArgumentParser style).
+struct ScriptArg {
+  std::string name;
+  std::optional<Word> value;
+  source::Region region;
+};
+
+std::vector<ScriptArg> script_arguments(const std::vector<Word>& args) {
+  std::vector<ScriptArg> out;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& t = args[i].text;
+    if (!t.starts_with("--")) continue;
+    ScriptArg a;
+    const auto eq = t.find('=');
+    a.name = t.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+    for (char& ch : a.name) {
+      if (ch == '-') ch = '_';
+    }
+    a.region = args[i].region;
+    if (eq != std::string::npos) {
+      a.value = Word{t.substr(eq + 1), args[i].known, args[i].region};
+    } else if (i + 1 < args.size() && !args[i + 1].text.starts_with("--")) {
+      a.value = args[i + 1];
+      a.region.end = args[i + 1].region.end;
+      a.region.end_byte = args[i + 1].region.end_byte;
+      ++i;
+    }
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+const ScriptArg* find_arg(const std::vector<ScriptArg>& args, std::string_view name) {
+  const ScriptArg* found = nullptr;
+  for (const ScriptArg& a : args) {
+    if (a.name == name) found = &a;
+  }
+  return found;
+}
+
+/// HfArgumentParser's string_to_bool (yes/true/t/y/1, no/false/f/n/0), nullopt otherwise.
+std::optional<bool> hf_bool(const std::string& s) {
+  std::string l = s;
+  for (char& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (l == "yes" || l == "true" || l == "t" || l == "y" || l == "1") return true;
+  if (l == "no" || l == "false" || l == "f" || l == "n" || l == "0") return false;
+  return std::nullopt;
+}
+
+/// The TrainingArguments dataclass an HfArgumentParser / TrlParser in the script builds, if any.
+std::optional<std::string> parser_config_class(const PythonFacts& py) {
+  for (const PyCall& c : py.calls) {
+    if (c.name != "HfArgumentParser" && c.name != "TrlParser") continue;
+    std::string cls = "TrainingArguments";
+    for (const PyArg& a : c.args) {
+      const Value& v = a.value;
+      auto look = [&](const Value& x) {
+        if (x.kind == ValueKind::Object || x.kind == ValueKind::Enum || x.kind == ValueKind::String) {
+          const std::string name = x.kind == ValueKind::Enum ? x.text : x.text.substr(x.text.rfind('.') + 1);
+          if (is_trl_config(name) || is_trainer_args(name)) cls = name;
+        }
+      };
+      look(v);
+      for (const Value& it : v.items) look(it);
+    }
+    return cls;
+  }
+  return std::nullopt;
+}
+
+/// Turns the script's command-line arguments into the TrainingArguments call HfArgumentParser would build.
+void collect_trainer_cli(const Document& script_doc, const LaunchCommand& cmd, const std::string& cls,
+                         const Document* fsdp_config_doc, Launch& l) {
+  PyCall call;
+  call.name = cls;
+  call.callee = cls;
+  call.region = cmd.region;
+  call.callee_region = cmd.script ? cmd.script->region : cmd.region;
+  const auto args = script_arguments(cmd.script_args);
+  for (const ScriptArg& a : args) {
+    PyArg p;
+    p.name = a.name;
+    p.region = a.region;
+    p.name_region = a.region;
+    if (!a.value) {
+      // A bare boolean flag means True (nargs="?", const=True).
+      p.value = Value::of_bool(true, a.region);
+    } else if (!a.value->known) {
+      p.value = Value::unknown(a.value->region);
+    } else if (a.name == "fsdp_config") {
+      if (fsdp_config_doc != nullptr && fsdp_config_doc->root_map() != nullptr) {
+        p.value = value_of(*fsdp_config_doc->root_map());
+      } else {
+        p.value = Value::unknown(a.value->region);
+      }
+    } else if (auto b = hf_bool(a.value->text); b && a.name != "fsdp") {
+      p.value = Value::of_bool(*b, a.value->region);
+    } else {
+      p.value = Value::of_string(a.value->text, a.value->region);
+    }
+    call.args.push_back(std::move(p));
+  }
+  collect_trainer_call(script_doc, call, l);
+}
+
+/// Environment variables of the launch script that the FSDP plugin reads (§3.3).
+void collect_environment(const Document& script_doc, const LaunchCommand& cmd, Launch& l, bool launcher_overwrites) {
+  struct EnvKey {
+    const char* var;
+    const char* prefixed;
+    bool always_written;  ///< `accelerate launch` always exports it (utils/launch.py:304-332)
+  };
+  static constexpr EnvKey kEnv[] = {
+      {"FSDP_VERSION", "fsdp_version", true},
+      {"FSDP_SHARDING_STRATEGY", "fsdp_sharding_strategy", true},
+      {"FSDP_RESHARD_AFTER_FORWARD", "fsdp_reshard_after_forward", true},
+      {"FSDP_OFFLOAD_PARAMS", "fsdp_offload_params", true},
+      {"FSDP_MIN_NUM_PARAMS", "fsdp_min_num_params", true},
+      {"FSDP_AUTO_WRAP_POLICY", "fsdp_auto_wrap_policy", false},
+      {"FSDP_TRANSFORMER_CLS_TO_WRAP", "fsdp_transformer_layer_cls_to_wrap", false},
+      {"FSDP_BACKWARD_PREFETCH", "fsdp_backward_prefetch", false},
+      {"FSDP_STATE_DICT_TYPE", "fsdp_state_dict_type", false},
+      {"FSDP_FORWARD_PREFETCH", "fsdp_forward_prefetch", true},
+      {"FSDP_USE_ORIG_PARAMS", "fsdp_use_orig_params", true},
+      {"FSDP_CPU_RAM_EFFICIENT_LOADING", "fsdp_cpu_ram_efficient_loading", true},
+      {"FSDP_SYNC_MODULE_STATES", "fsdp_sync_module_states", true},
+      {"FSDP_ACTIVATION_CHECKPOINTING", "fsdp_activation_checkpointing", true},
+  };
+  for (const EnvKey& k : kEnv) {
+    auto it = cmd.env.find(k.var);
+    if (it == cmd.env.end()) continue;
+    const acc::FsdpKey* info = acc::find_fsdp_key(k.prefixed);
+    const Word& w = it->second;
+    Value written = w.known ? Value::of_string(w.text, w.region) : Value::unknown(w.region);
+    Value v = w.known ? normalise_fsdp_value(k.prefixed, written) : written;
+    Setting s = make_setting(info->canonical, v, written, script_doc, w.region, Origin::Environment, k.var);
+    if (launcher_overwrites && k.always_written) s.note = "overwritten by accelerate launch";
+    l.add(std::move(s));
+  }
+  if (auto it = cmd.env.find("ACCELERATE_USE_FSDP"); it != cmd.env.end() && !launcher_overwrites) {
+    // accelerate enables FSDP from the environment only for the exact string "true" (accelerator.py:387-396).
+    const Word& w = it->second;
+    Value v = w.known ? Value::of_bool(w.text == "true" || w.text == "True" || w.text == "TRUE", w.region)
+                      : Value::unknown(w.region);
+    l.add(make_setting(keys::kFsdpEnabled, v, Value::of_string(w.text), script_doc, w.region, Origin::Environment,
+                       "ACCELERATE_USE_FSDP"));
+  }
+}
+
+void collect_launch_flags(const Document& script_doc, const LaunchCommand& cmd, Launch& l) {
+  for (const Flag& f : cmd.flags) {
+    const std::string spelled = "--" + f.name;
+    auto add = [&](std::string_view key, Value v) {
+      Value written = f.value ? Value::of_string(f.value->text, f.value->region) : Value::of_bool(true, f.region);
+      if (f.value && !f.value->known) v = Value::unknown(f.value->region);
+      v.region = f.region;
+      l.add(make_setting(key, v, written, script_doc, f.region, Origin::LaunchFlag, spelled));
+    };
+    static const std::map<std::string, std::string> kParadigm = {
+        {"multi_gpu", "MULTI_GPU"}, {"use_deepspeed", "DEEPSPEED"}, {"use_fsdp", "FSDP"},
+        {"cpu", "MULTI_CPU"},       {"tpu", "XLA"},                 {"use_megatron_lm", "MEGATRON_LM"}};
+    if (auto p = kParadigm.find(f.name); p != kParadigm.end()) {
+      add(keys::kDistributedType, Value::of_string(p->second));
+    } else if ((f.name == "num_processes" || f.name == "num_machines") && f.value) {
+      Value v = Value::unknown();
+      try {
+        std::size_t used = 0;
+        const long long n = std::stoll(f.value->text, &used);
+        if (used == f.value->text.size()) v = Value::of_int(n);
+      } catch (...) {
+      }
+      add(f.name == "num_processes" ? keys::kNumProcesses : keys::kNumMachines, v);
+    } else if (f.name == "mixed_precision" && f.value) {
+      add(keys::kMixedPrecision, Value::of_string(f.value->text));
+    } else if (f.name.starts_with("fsdp_") && f.value) {
+      if (const acc::FsdpKey* info = acc::find_fsdp_key(f.name))
+        add(info->canonical, normalise_fsdp_value(f.name, Value::of_string(f.value->text)));
+    }
+  }
+}
+
+void decide_all_fsdp(Launch& l, bool launcher_defaults) {
+  for (const acc::FsdpKey& k : acc::fsdp_keys()) {
+    std::optional<Setting> fallback;
+    if (launcher_defaults && !k.launch_default.empty()) {
+      fallback = default_setting(k.canonical,
+                                 normalise_fsdp_value(k.name, Value::of_string(std::string(k.launch_default))),
+                                 "accelerate launch default of --" + std::string(k.name));
+    } else if (k.canonical == keys::kAutoWrapPolicy) {
+      fallback = default_setting(k.canonical, Value::of_string("NO_WRAP"),
+                                 "FullyShardedDataParallelPlugin default when no wrap policy is set");
+    } else if (!launcher_defaults) {
+      // Plugin defaults without the launcher's environment (dataclasses.py:1815-2034).
+      if (k.canonical == keys::kFsdpVersion) fallback = default_setting(k.canonical, Value::of_int(1), "FullyShardedDataParallelPlugin default");
+      if (k.canonical == keys::kShardingStrategy) fallback = default_setting(k.canonical, Value::of_string("FULL_SHARD"), "FullyShardedDataParallelPlugin default");
+      if (k.canonical == keys::kReshardAfterForward) fallback = default_setting(k.canonical, Value::of_bool(true), "FullyShardedDataParallelPlugin default");
+      if (k.type == acc::FsdpValueType::Truth) fallback = default_setting(k.canonical, Value::of_bool(false), "FullyShardedDataParallelPlugin default");
+    }
+    decide_with_default(l, k.canonical, std::move(fallback));
+  }
+  if (l.get(keys::kStateDictType)->decided_by == nullptr) {
+    if (const auto v = l.fsdp_version()) {
+      decide_with_default(l, keys::kStateDictType,
+                          default_setting(keys::kStateDictType,
+                                          Value::of_string(*v == 2 ? "SHARDED_STATE_DICT" : "FULL_STATE_DICT"),
+                                          "FullyShardedDataParallelPlugin default"));
+    }
+  }
+}
+
+/// Keys the effective FSDP version never reads become "not read" in the effective view (their assignments stay).
+void mark_unread(Launch& l) {
+  const auto v = l.fsdp_version();
+  if (!v) return;
+  if (*v == 1) {
+    l.set_unknown(keys::kReshardAfterForward, "not read by FSDP1: the strategy comes from fsdp_sharding_strategy");
+  } else {
+    for (std::string_view key : {keys::kShardingStrategy, keys::kBackwardPrefetch, keys::kForwardPrefetch,
+                                 keys::kUseOrigParams, keys::kSyncModuleStates}) {
+      l.set_unknown(key, "not read by FSDP2");
+    }
+  }
+}
+
+std::optional<std::int64_t> int_of(const Word* w) {
+  if (w == nullptr || !w->known) return std::nullopt;
+  try {
+    std::size_t used = 0;
+    const long long n = std::stoll(w->text, &used);
+    if (used == w->text.size()) return n;
+  } catch (...) {
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+FileRefs referenced_files(const Document& script_doc, const LaunchCommand& cmd) {
+  FileRefs refs;
+  auto add = [&](std::vector<std::string>& into, const Word& w) {
+    for (auto& c : candidates(script_doc, w)) into.push_back(std::move(c));
+  };
+  if (const Flag* f = find_flag(cmd, "config_file"); f != nullptr && f->value) add(refs.accelerate_config, *f->value);
+  if (cmd.script) {
+    if (cmd.tool == LaunchTool::Axolotl || cmd.tool == LaunchTool::LlamaFactory) {
+      add(refs.axolotl, *cmd.script);
+    } else if (cmd.module) {
+      if (cmd.script->text == "axolotl.cli.train" && !cmd.script_args.empty()) {
+        add(refs.axolotl, cmd.script_args.front());
+      } else {
+        Word w = *cmd.script;
+        for (char& c : w.text) {
+          if (c == '.') c = '/';
+        }
+        w.text += ".py";
+        add(refs.script, w);
+      }
+    } else {
+      add(refs.script, *cmd.script);
+    }
+  }
+  const auto args = script_arguments(cmd.script_args);
+  if (const ScriptArg* a = find_arg(args, "fsdp_config"); a != nullptr && a->value && !a->value->text.starts_with("{"))
+    add(refs.trainer_fsdp_config, *a->value);
+  for (const char* name : {"deepspeed", "deepspeed_config"}) {
+    if (const ScriptArg* a = find_arg(args, name); a != nullptr && a->value) add(refs.deepspeed, *a->value);
+  }
+  if (cmd.tool == LaunchTool::TorchtitanRunTrain) {
+    const ScriptArg* a = find_arg(args, "job.config_file");
+    if (a != nullptr && a->value) add(refs.torchtitan, *a->value);
+    else if (auto it = cmd.env.find("CONFIG_FILE"); it != cmd.env.end()) add(refs.torchtitan, it->second);
+  }
+  return refs;
+}
+
+Launch resolve_bound(const BoundInputs& in) {
+  Launch l;
+  const LaunchCommand& cmd = *in.command;
+  l.per_file = false;
+  l.command_document = in.script_doc;
+  l.command_region = cmd.region;
+  l.name = in.script_doc->path() + ":" + std::to_string(cmd.region.begin.line);
+  for (const Document* d : {in.script_doc, in.accelerate_config, in.python, in.trainer_fsdp_config, in.deepspeed,
+                            in.torchtitan, in.axolotl}) {
+    if (d != nullptr) l.documents.push_back(d);
+  }
+  const PythonFacts* py = in.python != nullptr && in.python->python ? &*in.python->python : nullptr;
+  auto collect_script = [&] {
+    if (py == nullptr) return;
+    collect_torch_calls(*in.python, *py, l);
+    collect_plugin(*in.python, *py, l);
+    collect_training_arguments(*in.python, *py, l);
+    collect_checkpointing_calls(*in.python, *py, l);
+    if (auto cls = parser_config_class(*py)) collect_trainer_cli(*in.script_doc, cmd, *cls, in.trainer_fsdp_config, l);
+  };
+
+  switch (cmd.tool) {
+    case LaunchTool::AccelerateLaunch: {
+      l.launcher = Launcher::AccelerateLaunch;
+      collect_environment(*in.script_doc, cmd, l, true);
+      if (in.accelerate_config != nullptr) collect_accelerate_config(*in.accelerate_config, l);
+      collect_launch_flags(*in.script_doc, cmd, l);
+      collect_script();
+      // distributed_type: a paradigm flag beats the config file (launch.py:1214-1242).
+      decide_with_default(l, keys::kDistributedType, std::nullopt, "no config file and no paradigm flag");
+      const Value& dt = l.value(keys::kDistributedType);
+      if (dt.kind == ValueKind::String) {
+        Setting s = *l.get(keys::kDistributedType)->decided_by;
+        s.key = std::string(keys::kFsdpEnabled);
+        s.value = Value::of_bool(dt.text == "FSDP", s.region);
+        l.add(std::move(s));
+      }
+      decide_with_default(l, keys::kFsdpEnabled, std::nullopt, "distributed_type is not known");
+      decide_with_default(l, keys::kNumProcesses, std::nullopt, "not set");
+      decide_with_default(l, keys::kNumMachines, default_setting(keys::kNumMachines, Value::of_int(1), "accelerate default"));
+      decide_with_default(l, keys::kMixedPrecision,
+                          default_setting(keys::kMixedPrecision, Value::of_string("no"), "accelerate launch default"));
+      const Value& np = l.value(keys::kNumProcesses);
+      if (np.kind == ValueKind::Int && np.integer > 0) {
+        Setting ws = *l.get(keys::kNumProcesses)->decided_by;
+        ws.key = std::string(keys::kWorldSize);
+        l.add(std::move(ws));
+        decide_with_default(l, keys::kWorldSize, std::nullopt);
+      } else {
+        l.set_unknown(keys::kWorldSize, "num_processes is not known");
+      }
+      decide_all_fsdp(l, true);
+      mark_unread(l);
+      break;
+    }
+    case LaunchTool::Torchrun:
+    case LaunchTool::Python:
+    case LaunchTool::DeepSpeed: {
+      l.launcher = cmd.tool == LaunchTool::Torchrun ? Launcher::Torchrun
+                   : cmd.tool == LaunchTool::Python ? Launcher::Python
+                                                    : Launcher::DeepSpeed;
+      collect_environment(*in.script_doc, cmd, l, false);
+      collect_script();
+      std::optional<std::int64_t> ws;
+      if (cmd.tool == LaunchTool::Python) {
+        ws = 1;
+      } else if (cmd.tool == LaunchTool::Torchrun) {
+        const Flag* n = find_flag(cmd, "nproc_per_node");
+        const Flag* m = find_flag(cmd, "nnodes");
+        const auto per = n != nullptr && n->value ? int_of(&*n->value) : std::optional<std::int64_t>(1);
+        const auto nodes = m != nullptr && m->value ? int_of(&*m->value) : std::optional<std::int64_t>(1);
+        if (per && nodes) ws = *per * *nodes;
+      } else {
+        const Flag* n = find_flag(cmd, "num_gpus");
+        const Flag* m = find_flag(cmd, "num_nodes");
+        if (n != nullptr && n->value && find_flag(cmd, "hostfile") == nullptr && find_flag(cmd, "include") == nullptr) {
+          const auto per = int_of(&*n->value);
+          const auto nodes = m != nullptr && m->value ? int_of(&*m->value) : std::optional<std::int64_t>(1);
+          if (per && nodes) ws = *per * *nodes;
+        }
+      }
+      if (ws) {
+        Setting s;
+        s.key = std::string(keys::kWorldSize);
+        s.value = Value::of_int(*ws, cmd.region);
+        s.path = in.script_doc->path();
+        s.region = cmd.region;
+        s.origin = Origin::LaunchFlag;
+        s.spelled = std::string(to_string(cmd.tool));
+        l.add(std::move(s));
+      }
+      decide_with_default(l, keys::kWorldSize, std::nullopt, "the launcher's process count is not known");
+      decide_with_default(l, keys::kFsdpEnabled, std::nullopt, "no FSDP plugin, Trainer fsdp or ACCELERATE_USE_FSDP");
+      decide_all_fsdp(l, false);
+      mark_unread(l);
+      break;
+    }
+    case LaunchTool::TorchtitanRunTrain: {
+      l.launcher = Launcher::Torchtitan;
+      if (in.torchtitan != nullptr) collect_torchtitan(*in.torchtitan, l);
+      // run_train.sh: NGPU defaults to 8 (torchtitan v0.2.2).
+      Setting s;
+      s.key = std::string(keys::kWorldSize);
+      auto it = cmd.env.find("NGPU");
+      if (it != cmd.env.end()) {
+        const auto n = int_of(&it->second);
+        s.value = n ? Value::of_int(*n, it->second.region) : Value::unknown(it->second.region);
+        s.path = in.script_doc->path();
+        s.region = it->second.region;
+        s.origin = Origin::Environment;
+        s.spelled = "NGPU";
+      } else {
+        s.value = Value::of_int(8);
+        s.origin = Origin::Default;
+        s.note = "run_train.sh default NGPU=8";
+      }
+      l.add(std::move(s));
+      decide_with_default(l, keys::kWorldSize, std::nullopt);
+      break;
+    }
+    case LaunchTool::Axolotl:
+    case LaunchTool::LlamaFactory:
+      if (in.axolotl != nullptr) collect_axolotl(*in.axolotl, l);
+      break;
+  }
+  // Checkpointing switches of the script.
+  for (std::string_view key : {keys::kGradientCheckpointing, keys::kModelGradientCheckpointing,
+                               keys::kApplyActivationCheckpointing, keys::kLightningAcPolicy}) {
+    if (l.get(key) == nullptr) decide_with_default(l, key, std::nullopt, "not set");
   }
   return l;
 }

@@ -3,12 +3,36 @@
 #pragma once
 
 #include "lint/model/launch.hpp"
+#include "lint/model/launch_command.hpp"
 
 namespace lint::model {
 
 /// The launch of one file linted alone. An accelerate config alone is taken as `accelerate launch --config_file`
 /// it; a script alone leaves every value the launcher could supply (environment) unknown.
 Launch resolve_file(const Document& doc);
+
+/// The documents bound to one launch command.
+struct BoundInputs {
+  const Document* script_doc = nullptr;      ///< the launch script the command is in
+  const LaunchCommand* command = nullptr;
+  const Document* accelerate_config = nullptr;
+  const Document* python = nullptr;          ///< the training script
+  const Document* trainer_fsdp_config = nullptr;  ///< `--fsdp_config x.json` given to the Trainer
+  const Document* deepspeed = nullptr;
+  const Document* torchtitan = nullptr;
+  const Document* axolotl = nullptr;
+};
+
+/// Paths a launch command refers to, relative to the working directory, in the order they are tried.
+struct FileRefs {
+  std::vector<std::string> accelerate_config, script, trainer_fsdp_config, deepspeed, torchtitan, axolotl;
+};
+FileRefs referenced_files(const Document& script_doc, const LaunchCommand& command);
+
+/// The effective configuration of a launch bound across files, with the real precedence (knowledge §3.1):
+/// Python plugin field > Trainer plugin args (for the keys it sets) > `--fsdp_*` flag > config file > flag
+/// default > inherited environment (for the keys the launcher leaves unset) > plugin default.
+Launch resolve_bound(const BoundInputs& in);
 
 /// Canonical value of one accelerate fsdp_config entry as accelerate parses it (`SHARD_GRAD_OP` for `2` or
 /// `shard_grad_op`, booleans from truth strings, versions as ints). Values accelerate would reject are returned

@@ -16,8 +16,12 @@ namespace lint::parse {
 
 namespace {
 
-bool is_json_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_json_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -36,10 +40,10 @@ class JsonParser {
     std::size_t bad = 0;
     if (!source::is_valid_utf8(text_, &bad)) {
       // json.load reads text: a file that is not UTF-8 fails before any JSON is looked at.
-      doc.errors.push_back(ParseError{
-          cursor_.char_region(bad),
-          "invalid UTF-8 (byte " + detail::describe_byte(static_cast<unsigned char>(text_[bad])) +
-              "): the file cannot be decoded as UTF-8"});
+      doc.errors.push_back(
+          ParseError{cursor_.char_region(bad), "invalid UTF-8 (byte " +
+                                                   detail::describe_byte(static_cast<unsigned char>(text_[bad])) +
+                                                   "): the file cannot be decoded as UTF-8"});
       return doc;
     }
     // A UTF-8 byte order mark is skipped (Python's json.loads would reject it on a str; editors add it).
@@ -367,6 +371,8 @@ class JsonParser {
 
 }  // namespace
 
-ConfigDocument read_json(const source::SourceFile& file) { return JsonParser(file).run(); }
+ConfigDocument read_json(const source::SourceFile& file) {
+  return JsonParser(file).run();
+}
 
 }  // namespace lint::parse

@@ -17,7 +17,9 @@
 
 namespace lint::parse::detail {
 
-inline bool is_utf8_continuation(unsigned char c) { return (c & 0xC0U) == 0x80U; }
+inline bool is_utf8_continuation(unsigned char c) {
+  return (c & 0xC0U) == 0x80U;
+}
 
 /// Byte offset -> Position with the same answers as SourceFile::position_at, but O(distance) from the previous
 /// query instead of O(line length): a minified JSON line of 50 MB would otherwise make positions quadratic.

@@ -27,7 +27,9 @@ struct GuardError {
   std::string message;
 };
 
-std::string depth_message() { return "nesting deeper than " + std::to_string(kMaxNestingDepth) + " levels"; }
+std::string depth_message() {
+  return "nesting deeper than " + std::to_string(kMaxNestingDepth) + " levels";
+}
 
 // Lexes the text as toml++ will and stops at the first byte toml++ must not see. Where toml++ is certain to
 // stop with its own error first (a line break inside a single-line string, end of input inside a string), the
@@ -275,8 +277,9 @@ class TomlGuard {
       const auto c = static_cast<unsigned char>(text_[i_]);
       if (c >= 0x80U) {
         if (skipping) {
-          fail(i_, "non-ASCII character starting the line after a line-ending backslash in a multi-line string "
-                   "(toml++ 3.3 cannot read it safely; put an ASCII character first)");
+          fail(i_,
+               "non-ASCII character starting the line after a line-ending backslash in a multi-line string "
+               "(toml++ 3.3 cannot read it safely; put an ASCII character first)");
           return;
         }
         ++i_;
@@ -468,9 +471,9 @@ ConfigDocument read_toml(const source::SourceFile& file) {
   detail::PositionCursor cursor(file);
   std::size_t bad = 0;
   if (!source::is_valid_utf8(text, &bad)) {
-    doc.errors.push_back(ParseError{cursor.char_region(bad),
-                                    "invalid UTF-8 (byte " +
-                                        detail::describe_byte(static_cast<unsigned char>(text[bad])) + ")"});
+    doc.errors.push_back(
+        ParseError{cursor.char_region(bad),
+                   "invalid UTF-8 (byte " + detail::describe_byte(static_cast<unsigned char>(text[bad])) + ")"});
     return doc;
   }
   if (std::optional<GuardError> guard = TomlGuard(text, bom).run()) {

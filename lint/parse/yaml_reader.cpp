@@ -27,9 +27,15 @@ constexpr std::string_view kYamlTagPrefix = "tag:yaml.org,2002:";
 // ---------------------------------------------------------------------------------------------------------
 // PyYAML's implicit resolvers (yaml/resolver.py), written out as matchers over the whole scalar.
 
-bool is_dec(char c) { return c >= '0' && c <= '9'; }
-bool is_dec_or_us(char c) { return is_dec(c) || c == '_'; }
-bool all_of(std::string_view s, bool (*pred)(char)) { return std::all_of(s.begin(), s.end(), pred); }
+bool is_dec(char c) {
+  return c >= '0' && c <= '9';
+}
+bool is_dec_or_us(char c) {
+  return is_dec(c) || c == '_';
+}
+bool all_of(std::string_view s, bool (*pred)(char)) {
+  return std::all_of(s.begin(), s.end(), pred);
+}
 
 std::string_view strip_sign(std::string_view s) {
   return !s.empty() && (s[0] == '-' || s[0] == '+') ? s.substr(1) : s;
@@ -65,7 +71,9 @@ std::optional<bool> match_bool(std::string_view s) {
 }
 
 // ^(?: ~ |null|Null|NULL | )$  (the empty scalar included)
-bool match_null(std::string_view s) { return s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL"; }
+bool match_null(std::string_view s) {
+  return s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL";
+}
 
 // ^(?:[-+]?0b[0-1_]+ |[-+]?0[0-7_]+ |[-+]?(?:0|[1-9][0-9_]*) |[-+]?0x[0-9a-fA-F_]+
 //    |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$
@@ -132,7 +140,9 @@ std::string remove_underscores(std::string_view s) {
 }
 
 std::string_view trim_space(std::string_view s) {
-  const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };
+  const auto is_space = [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+  };
   while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
   while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
   return s;
@@ -272,7 +282,8 @@ std::optional<bool> construct_bool(std::string_view text) {
 
 // "tag:yaml.org,2002:python/name:os.system" -> "!!python/name:os.system", as it would be written.
 std::string display_tag(std::string_view tag) {
-  if (tag.substr(0, kYamlTagPrefix.size()) == kYamlTagPrefix) return "!!" + std::string(tag.substr(kYamlTagPrefix.size()));
+  if (tag.substr(0, kYamlTagPrefix.size()) == kYamlTagPrefix)
+    return "!!" + std::string(tag.substr(kYamlTagPrefix.size()));
   return std::string(tag);
 }
 
@@ -298,6 +309,7 @@ std::string_view kind_name(NodeKind kind) {
       return "scalar";
   }
 }
+
 // ---------------------------------------------------------------------------------------------------------
 // The composer.
 //
@@ -309,9 +321,9 @@ std::string_view kind_name(NodeKind kind) {
 // Scalars whose implicit tag has no safe constructor: only meaningful as mapping keys (`<<`, and `=`).
 enum class Special : std::uint8_t { None, Merge, Value };
 
+// A child in the graph: an index into it. Several parents may refer to one node (aliases, merges).
 struct Ref {
   std::uint32_t node = 0;
-  bool shared = false;  ///< reached through an alias or a merge: the target is also used elsewhere
 };
 
 struct GraphNode {
@@ -327,10 +339,10 @@ struct GraphNode {
 struct Frame {
   bool graph = false;  // inside an anchored node: composing into the graph
   bool flow = false;
-  std::uint32_t graph_node = 0;      // graph frames
-  Node node;                         // direct frames: the collection (its children are in the scratch lists)
-  bool has_key = false;              // direct mappings: the last entry has a key and no value yet
-  std::vector<std::size_t> merges;   // direct mappings: entries whose key is `<<`
+  std::uint32_t graph_node = 0;     // graph frames
+  Node node;                        // direct frames: the collection (its children are in the scratch lists)
+  bool has_key = false;             // direct mappings: the last entry has a key and no value yet
+  std::vector<std::size_t> merges;  // direct mappings: entries whose key is `<<`
 };
 
 class YamlComposer {
@@ -414,8 +426,8 @@ class YamlComposer {
     const source::Region at = char_region_at_mark(parser.problem_mark);
     if (parser.context != nullptr) {
       const source::Region context = char_region_at_mark(parser.context_mark);
-      message += " (" + std::string(parser.context) + " at line " + std::to_string(context.begin.line) +
-                 ", column " + std::to_string(context.begin.column) + ")";
+      message += " (" + std::string(parser.context) + " at line " + std::to_string(context.begin.line) + ", column " +
+                 std::to_string(context.begin.column) + ")";
     }
     fail(at, std::move(message));
   }
@@ -461,8 +473,8 @@ class YamlComposer {
         on_alias(event);
         return false;
       case YAML_SEQUENCE_START_EVENT:
-        on_collection_start(event, NodeKind::Sequence, event.data.sequence_start.anchor,
-                            event.data.sequence_start.tag, event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE);
+        on_collection_start(event, NodeKind::Sequence, event.data.sequence_start.anchor, event.data.sequence_start.tag,
+                            event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE);
         return false;
       case YAML_MAPPING_START_EVENT:
         on_collection_start(event, NodeKind::Mapping, event.data.mapping_start.anchor, event.data.mapping_start.tag,
@@ -516,8 +528,8 @@ class YamlComposer {
     std::vector<Entry>& entries = entry_scratch_[level];
     if (!parent.has_key) {
       if (!node.is_scalar()) {
-        construct_fail(node.region, "found unhashable key (a " + std::string(kind_name(node.kind)) +
-                                        " cannot be a mapping key)");
+        construct_fail(node.region,
+                       "found unhashable key (a " + std::string(kind_name(node.kind)) + " cannot be a mapping key)");
       }
       if (special == Special::Merge) parent.merges.push_back(entries.size());  // `=` as a key is just "="
       entries.emplace_back();
@@ -571,7 +583,7 @@ class YamlComposer {
     graph_[index].special = special;
     graph_[index].complete = true;
     if (!register_anchor(data.anchor, index, event.start_mark)) return;
-    place_graph(Ref{index, false});
+    place_graph(Ref{index});
   }
 
   // Applies the explicit tag or PyYAML's implicit resolution, and the matching constructor.
@@ -618,6 +630,9 @@ class YamlComposer {
 
   Special resolve_plain(Node& node) {
     const std::string_view s = node.text;
+    // Like PyYAML, pick the candidate resolvers by the first character; most scalars are words that need none.
+    static constexpr std::string_view kCandidateStarts = "yYnNtTfFoO-+0123456789.~<=";
+    if (!s.empty() && kCandidateStarts.find(s.front()) == std::string_view::npos) return Special::None;
     // PyYAML tries bool, float, int, merge, null, timestamp, value in that order; they cannot overlap.
     if (const std::optional<bool> b = match_bool(s)) {
       node.kind = NodeKind::Bool;
@@ -662,7 +677,7 @@ class YamlComposer {
       fail(at, "alias '" + name + "' nests the document deeper than " + std::to_string(kMaxNestingDepth) + " levels");
       return;
     }
-    place_graph(Ref{it->second, true});
+    place_graph(Ref{it->second});
   }
 
   // The tag of a collection: `!!map`/`!!seq` are checked, scalar tags are errors, other tags are kept.
@@ -672,15 +687,15 @@ class YamlComposer {
     }
     const std::string_view name = tag.substr(kYamlTagPrefix.size());
     if (name == "str" || name == "int" || name == "float" || name == "bool" || name == "null") {
-      construct_fail(at, "expected a scalar node, but found " + std::string(kind_name(kind)) + " (tag " +
-                             display_tag(tag) + ")");
+      construct_fail(
+          at, "expected a scalar node, but found " + std::string(kind_name(kind)) + " (tag " + display_tag(tag) + ")");
       return {};
     }
     if (name == "map" || name == "seq") {
       const NodeKind wanted = name == "map" ? NodeKind::Mapping : NodeKind::Sequence;
       if (kind != wanted) {
-        construct_fail(at, "expected a " + std::string(kind_name(wanted)) + " node, but found " +
-                               std::string(kind_name(kind)));
+        construct_fail(
+            at, "expected a " + std::string(kind_name(wanted)) + " node, but found " + std::string(kind_name(kind)));
       }
       return {};
     }
@@ -728,8 +743,8 @@ class YamlComposer {
     stack_.pop_back();
     Node& node = frame.graph ? graph_[frame.graph_node].value : frame.node;
     // A block collection ends where its last content ends, not at the next token libyaml looked at.
-    const std::size_t end = std::max(frame.flow ? mark_to_byte(event.end_mark) : last_end_byte_,
-                                     node.region.begin_byte);
+    const std::size_t end =
+        std::max(frame.flow ? mark_to_byte(event.end_mark) : last_end_byte_, node.region.begin_byte);
     last_end_byte_ = end;
     node.region.end_byte = end;
     node.region.end = cursor_.at(end);
@@ -756,7 +771,7 @@ class YamlComposer {
     finished.weight = weight;
     finished.height = height + 1;
     finished.complete = true;
-    place_graph(Ref{frame.graph_node, false});
+    place_graph(Ref{frame.graph_node});
   }
 
   template <typename T>
@@ -785,7 +800,8 @@ class YamlComposer {
       } else if (value.kind == NodeKind::Sequence) {
         for (const Node& item : value.items) {
           if (item.kind != NodeKind::Mapping) {
-            construct_fail(item.region, "expected a mapping for merging, but found " + std::string(kind_name(item.kind)));
+            construct_fail(item.region,
+                           "expected a mapping for merging, but found " + std::string(kind_name(item.kind)));
           }
         }
         for (auto it = value.items.rbegin(); it != value.items.rend(); ++it) {
@@ -810,7 +826,7 @@ class YamlComposer {
     std::vector<Ref> merged;
     std::vector<Ref> own;
     const auto take = [&merged](const std::vector<Ref>& source) {
-      for (const Ref& r : source) merged.push_back(Ref{r.node, true});
+      merged.insert(merged.end(), source.begin(), source.end());
     };
     for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) {
       if (graph_[pairs[i].node].special != Special::Merge) {
@@ -842,9 +858,9 @@ class YamlComposer {
   }
 
   // Copies a graph node into Node form at nesting `depth` (the number of enclosing collections).
-  bool expand(Ref ref, std::size_t depth, Node& out) {
+  bool expand(Ref ref, std::size_t depth, Node& out, bool is_key = false) {
     const GraphNode& node = graph_[ref.node];
-    if (node.special != Special::None) {
+    if (node.special != Special::None && !(is_key && node.special == Special::Value)) {
       special_misplaced(node.value, node.special);
       return false;
     }
@@ -870,7 +886,7 @@ class YamlComposer {
     out.entries.resize(children.size() / 2);
     for (std::size_t i = 0; i + 1 < children.size(); i += 2) {
       Entry& entry = out.entries[i / 2];
-      if (!expand(children[i], depth + 1, entry.key)) return false;
+      if (!expand(children[i], depth + 1, entry.key, true)) return false;
       if (!expand(children[i + 1], depth + 1, entry.value)) return false;
     }
     return true;
@@ -896,6 +912,8 @@ class YamlComposer {
 
 }  // namespace
 
-ConfigDocument read_yaml(const source::SourceFile& file) { return YamlComposer(file).run(); }
+ConfigDocument read_yaml(const source::SourceFile& file) {
+  return YamlComposer(file).run();
+}
 
 }  // namespace lint::parse

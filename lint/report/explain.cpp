@@ -93,6 +93,10 @@ void write_explain_text(std::ostream& out, const std::vector<const model::Launch
         << (v ? std::to_string(*v) : std::string("unknown")) << ", world size "
         << (ws ? std::to_string(*ws) : std::string("unknown")) << "\n";
     for (const auto& [key, e] : l->effective()) {
+      // Values nothing in the launch decides (left to an unknown environment) are noise here; JSON keeps them.
+      if (!e.value.known() && e.decided_by == nullptr && e.overridden.empty() &&
+          !e.reason.starts_with("not read"))
+        continue;
       out << "  " << key << " = " << (e.value.known() ? e.value.display() : std::string("<unknown>"));
       if (e.decided_by != nullptr) out << dim << "  <- " << site(*e.decided_by) << reset;
       else if (!e.reason.empty()) out << dim << "  (" << e.reason << ")" << reset;

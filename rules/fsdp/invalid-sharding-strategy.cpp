@@ -19,6 +19,14 @@ std::string suggestion(std::string_view text) {
   return " Valid: FULL_SHARD, SHARD_GRAD_OP, NO_SHARD, HYBRID_SHARD, HYBRID_SHARD_ZERO2 (or 1-5).";
 }
 
+/// The FSDP version is decided by the plugin object itself (not by another mechanism in the same file).
+bool version_from_plugin(const model::Launch& l) {
+  const model::Effective* e = l.get(model::keys::kFsdpVersion);
+  return e != nullptr && e->decided_by != nullptr &&
+         (e->decided_by->origin == model::Origin::PluginObject || e->decided_by->origin == model::Origin::ConfigFile ||
+          e->decided_by->origin == model::Origin::LaunchFlag || e->decided_by->origin == model::Origin::Default);
+}
+
 class InvalidShardingStrategy final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
@@ -54,7 +62,8 @@ class InvalidShardingStrategy final : public rule::Rule {
                        ": accelerate raises ValueError (\"invalid truth value\" / \"not supported with FSDP2\"). "
                        "Write " + fix + ".",
                    {}, std::nullopt, std::string(s->key));
-      } else if (version == 1 && s->origin == model::Origin::PluginObject && v.kind == ValueKind::Bool) {
+      } else if (version == 1 && s->origin == model::Origin::PluginObject && v.kind == ValueKind::Bool &&
+                 version_from_plugin(l)) {
         ctx.report(s->path, s->region,
                    "Under FSDP1 `reshard_after_forward` must be a ShardingStrategy, not the boolean " + v.display() +
                        ": accelerate raises ValueError (\"not supported with FSDP1\"). Pass "

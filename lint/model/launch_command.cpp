@@ -1,0 +1,448 @@
+#include "lint/model/launch_command.hpp"
+
+#include <tree_sitter/api.h>
+
+#include <cstring>
+#include <memory>
+#include <set>
+
+extern "C" const TSLanguage* tree_sitter_bash(void);
+
+namespace lint::model {
+
+namespace {
+
+/// Scripts larger than this, or nested deeper, are not analysed (Debian's tree-sitter 0.20.7 stores child counts
+/// in 16 bits; see lint/parse/python_reader.cpp).
+constexpr std::size_t kMaxShellBytes = 4U * 1024U * 1024U;
+constexpr std::size_t kMaxShellDepth = 200;
+
+struct ParserDeleter {
+  void operator()(TSParser* p) const { ts_parser_delete(p); }
+};
+struct TreeDeleter {
+  void operator()(TSTree* t) const { ts_tree_delete(t); }
+};
+
+std::string_view type_of(TSNode n) { return ts_node_type(n); }
+
+bool too_deep(std::string_view t) {
+  std::size_t depth = 0;
+  for (char c : t) {
+    if (c == '(' || c == '{' || c == '[') {
+      if (++depth > kMaxShellDepth) return true;
+    } else if ((c == ')' || c == '}' || c == ']') && depth > 0) {
+      --depth;
+    }
+  }
+  return false;
+}
+
+/// Makefile recipes as shell: recipe lines (starting with a tab) keep their bytes, everything else is blanked, so
+/// offsets stay those of the Makefile. `@`/`-` recipe prefixes become spaces; `$(VAR)` make references stay and
+/// expand to unknown.
+std::string recipes_as_shell(std::string_view text) {
+  std::string out(text);
+  std::size_t i = 0;
+  while (i < out.size()) {
+    const std::size_t eol = out.find('\n', i);
+    const std::size_t end = eol == std::string::npos ? out.size() : eol;
+    const bool recipe = end > i && out[i] == '\t';
+    if (!recipe) {
+      for (std::size_t k = i; k < end; ++k) {
+        if (out[k] != '\r') out[k] = ' ';
+      }
+    } else {
+      std::size_t k = i + 1;
+      while (k < end && (out[k] == '@' || out[k] == '-' || out[k] == '+')) out[k++] = ' ';
+    }
+    i = end + 1;
+  }
+  return out;
+}
+
+class Extractor {
+ public:
+  Extractor(const source::SourceFile& file, std::string_view text) : file_(file), text_(text) {}
+
+  std::vector<LaunchCommand> run(TSNode root) {
+    statements(root, /*top_level=*/true);
+    return std::move(out_);
+  }
+
+ private:
+  std::string_view text(TSNode n) const {
+    const auto b = ts_node_start_byte(n);
+    const auto e = ts_node_end_byte(n);
+    return text_.substr(b, e - b);
+  }
+  source::Region region(TSNode n) const { return file_.region(ts_node_start_byte(n), ts_node_end_byte(n)); }
+
+  /// Walks statements in order; assignments at the top level set variables, deeper ones make them unknown.
+  void statements(TSNode node, bool top_level) {
+    const uint32_t n = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < n; ++i) statement(ts_node_named_child(node, i), top_level);
+  }
+
+  void statement(TSNode s, bool top_level) {
+    const std::string_view t = type_of(s);
+    if (t == "variable_assignment") {
+      assign(s, top_level, false);
+    } else if (t == "declaration_command") {
+      const std::string_view kw = text(s).substr(0, text(s).find_first_of(" \t"));
+      const uint32_t n = ts_node_named_child_count(s);
+      for (uint32_t i = 0; i < n; ++i) {
+        TSNode c = ts_node_named_child(s, i);
+        if (type_of(c) == "variable_assignment") assign(c, top_level, kw == "export");
+        else if (type_of(c) == "variable_name" && kw == "export") exported_.insert(std::string(text(c)));
+      }
+    } else if (t == "command") {
+      command(s);
+    } else if (t == "comment") {
+      return;
+    } else {
+      // Compound statements: if/for/while/case bodies, functions, lists, pipelines, subshells, redirections.
+      const bool nested = t != "redirected_statement" && t != "list" && t != "pipeline";
+      const uint32_t n = ts_node_named_child_count(s);
+      for (uint32_t i = 0; i < n; ++i) statement(ts_node_named_child(s, i), top_level && !nested);
+    }
+  }
+
+  void assign(TSNode a, bool top_level, bool exported) {
+    TSNode name = ts_node_child_by_field_name(a, "name", 4);
+    TSNode value = ts_node_child_by_field_name(a, "value", 5);
+    if (ts_node_is_null(name)) return;
+    const std::string key(text(name));
+    if (exported) exported_.insert(key);
+    if (!top_level) {
+      vars_[key] = Word{"", false, region(a)};
+      return;
+    }
+    Word w = ts_node_is_null(value) ? Word{"", true, region(a)} : expand(value);
+    vars_[key] = w;
+  }
+
+  /// Expands one word node with the known variables.
+  Word expand(TSNode n) {
+    Word w;
+    w.region = region(n);
+    expand_into(n, w);
+    return w;
+  }
+
+  void expand_into(TSNode n, Word& w) {
+    const std::string_view t = type_of(n);
+    if (t == "word" || t == "number" || t == "command_name" || t == "string_content") {
+      if (t == "command_name") {
+        const uint32_t k = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < k; ++i) expand_into(ts_node_named_child(n, i), w);
+        if (k == 0) w.text += text(n);
+        return;
+      }
+      const std::string_view s = text(n);
+      for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == '\\' && i + 1 < s.size()) {
+          if (s[i + 1] == '\n') {
+            ++i;
+            continue;
+          }
+          if (t == "word") {
+            w.text += s[++i];
+            continue;
+          }
+        }
+        w.text += s[i];
+      }
+    } else if (t == "raw_string") {
+      const std::string_view s = text(n);
+      if (s.size() >= 2) w.text += s.substr(1, s.size() - 2);
+    } else if (t == "string" || t == "concatenation") {
+      const uint32_t k = ts_node_named_child_count(n);
+      // A string's text between its children (plain characters) is only exposed as string_content nodes.
+      for (uint32_t i = 0; i < k; ++i) expand_into(ts_node_named_child(n, i), w);
+      if (t == "string" && k == 0) {
+        const std::string_view s = text(n);
+        if (s.size() >= 2) w.text += s.substr(1, s.size() - 2);
+      }
+    } else if (t == "simple_expansion") {
+      std::string_view s = text(n);
+      s.remove_prefix(1);
+      variable(std::string(s), std::nullopt, w);
+    } else if (t == "expansion") {
+      // ${NAME}, ${NAME:-default}, ${NAME-default}, ${NAME:=default}; anything else is unknown.
+      std::string_view s = text(n);
+      if (s.size() < 3) {
+        w.known = false;
+        return;
+      }
+      s = s.substr(2, s.size() - 3);
+      std::size_t i = 0;
+      while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) != 0 || s[i] == '_')) ++i;
+      const std::string name(s.substr(0, i));
+      std::string_view rest = s.substr(i);
+      if (name.empty()) {
+        w.known = false;
+      } else if (rest.empty()) {
+        variable(name, std::nullopt, w);
+      } else if (rest.starts_with(":-") || rest.starts_with(":=") || rest.starts_with("-") || rest.starts_with("=")) {
+        std::string_view def = rest.substr(rest[0] == ':' ? 2 : 1);
+        if (def.size() >= 2 && (def.front() == '"' || def.front() == '\'') && def.back() == def.front())
+          def = def.substr(1, def.size() - 2);
+        if (def.find('$') != std::string_view::npos) {
+          variable(name, std::nullopt, w);
+        } else {
+          variable(name, std::string(def), w);
+        }
+      } else {
+        w.known = false;
+      }
+    } else {
+      // command substitution, arithmetic, arrays, process substitution...
+      w.known = false;
+    }
+  }
+
+  void variable(const std::string& name, std::optional<std::string> fallback, Word& w) {
+    auto it = vars_.find(name);
+    if (it != vars_.end() && it->second.known) {
+      w.text += it->second.text;
+      return;
+    }
+    if (it == vars_.end() && fallback) {
+      // Not assigned by the script: the script's own default is what a plain run uses.
+      w.text += *fallback;
+      return;
+    }
+    w.known = false;
+  }
+
+  void command(TSNode c) {
+    std::map<std::string, Word> prefix_env;
+    std::vector<Word> words;
+    const uint32_t n = ts_node_named_child_count(c);
+    for (uint32_t i = 0; i < n; ++i) {
+      TSNode ch = ts_node_named_child(c, i);
+      const std::string_view t = type_of(ch);
+      if (t == "variable_assignment") {
+        TSNode name = ts_node_child_by_field_name(ch, "name", 4);
+        TSNode value = ts_node_child_by_field_name(ch, "value", 5);
+        if (ts_node_is_null(name)) continue;
+        prefix_env[std::string(text(name))] = ts_node_is_null(value) ? Word{"", true, region(ch)} : expand(value);
+      } else if (t == "file_redirect" || t == "heredoc_redirect" || t == "herestring_redirect") {
+        continue;
+      } else {
+        words.push_back(expand(ch));
+      }
+    }
+    if (words.empty()) return;
+    classify(c, std::move(prefix_env), words);
+  }
+
+  static std::string basename(const std::string& s) {
+    const auto slash = s.rfind('/');
+    return slash == std::string::npos ? s : s.substr(slash + 1);
+  }
+
+  static bool is_python(const std::string& name) {
+    const std::string b = basename(name);
+    return b == "python" || b == "python3" || (b.starts_with("python3.") && b.size() <= 10);
+  }
+
+  void classify(TSNode c, std::map<std::string, Word> prefix_env, const std::vector<Word>& words) {
+    // Skip wrappers (srun [opts], exec, time, nohup, env [K=V], CUDA_VISIBLE_DEVICES=.. via prefix) to the launcher.
+    std::size_t i = 0;
+    while (i < words.size()) {
+      const std::string w = basename(words[i].text);
+      if (w == "exec" || w == "time" || w == "nohup" || w == "command") {
+        ++i;
+      } else if (w == "env") {
+        ++i;
+        while (i < words.size() && words[i].text.find('=') != std::string::npos && words[i].text[0] != '-') {
+          const auto eq = words[i].text.find('=');
+          prefix_env[words[i].text.substr(0, eq)] = Word{words[i].text.substr(eq + 1), words[i].known, words[i].region};
+          ++i;
+        }
+      } else if (w == "srun" || w == "mpirun" || w == "numactl") {
+        // Their options are not modelled: jump to the first launcher word after them.
+        ++i;
+        while (i < words.size() && !is_launcher_word(words, i)) ++i;
+      } else {
+        break;
+      }
+    }
+    if (i >= words.size()) return;
+    LaunchCommand lc;
+    lc.region = region(c);
+    for (const std::string& name : exported_) {
+      auto it = vars_.find(name);
+      if (it != vars_.end()) lc.env[name] = it->second;
+    }
+    for (auto& [k, v] : prefix_env) lc.env[k] = v;
+    const std::string head = words[i].text;
+    const std::string base = basename(head);
+    std::size_t rest = i + 1;
+    if (base == "accelerate" && rest < words.size() && words[rest].text == "launch") {
+      lc.tool = LaunchTool::AccelerateLaunch;
+      split_launcher(words, rest + 1, lc, accelerate_store_true());
+    } else if (base == "torchrun") {
+      lc.tool = LaunchTool::Torchrun;
+      split_launcher(words, rest, lc, torchrun_store_true());
+    } else if (base == "deepspeed") {
+      lc.tool = LaunchTool::DeepSpeed;
+      split_launcher(words, rest, lc, deepspeed_store_true());
+    } else if (is_python(head)) {
+      if (rest + 1 < words.size() && words[rest].text == "-m" &&
+          (words[rest + 1].text == "torch.distributed.run" || words[rest + 1].text == "torch.distributed.launch")) {
+        lc.tool = LaunchTool::Torchrun;
+        split_launcher(words, rest + 2, lc, torchrun_store_true());
+      } else if (rest + 1 < words.size() && words[rest].text == "-m" && words[rest + 1].text == "accelerate.commands.launch") {
+        lc.tool = LaunchTool::AccelerateLaunch;
+        split_launcher(words, rest + 2, lc, accelerate_store_true());
+      } else {
+        lc.tool = LaunchTool::Python;
+        // python [-u] [-O] script.py args | python -m module args
+        while (rest < words.size() && words[rest].text.starts_with("-") && words[rest].text != "-m") ++rest;
+        if (rest < words.size() && words[rest].text == "-m") {
+          lc.module = true;
+          ++rest;
+        }
+        if (rest >= words.size()) return;
+        if (!lc.module && !words[rest].text.ends_with(".py")) return;
+        lc.script = words[rest];
+        lc.script_args.assign(words.begin() + static_cast<std::ptrdiff_t>(rest + 1), words.end());
+      }
+    } else if (base == "run_train.sh") {
+      lc.tool = LaunchTool::TorchtitanRunTrain;
+      lc.script_args.assign(words.begin() + static_cast<std::ptrdiff_t>(rest), words.end());
+    } else if (base == "axolotl" && rest < words.size() && words[rest].text == "train") {
+      lc.tool = LaunchTool::Axolotl;
+      ++rest;
+      while (rest < words.size() && words[rest].text.starts_with("-")) ++rest;
+      if (rest < words.size()) lc.script = words[rest];
+      if (rest + 1 < words.size())
+        lc.script_args.assign(words.begin() + static_cast<std::ptrdiff_t>(rest + 1), words.end());
+    } else if (base == "llamafactory-cli" && rest < words.size() && words[rest].text == "train") {
+      lc.tool = LaunchTool::LlamaFactory;
+      if (rest + 1 < words.size()) lc.script = words[rest + 1];
+    } else {
+      return;
+    }
+    out_.push_back(std::move(lc));
+  }
+
+  static bool is_launcher_word(const std::vector<Word>& words, std::size_t i) {
+    const std::string b = basename(words[i].text);
+    return b == "accelerate" || b == "torchrun" || b == "deepspeed" || is_python(words[i].text) ||
+           b == "run_train.sh" || b == "axolotl" || b == "llamafactory-cli";
+  }
+
+  static const std::set<std::string>& accelerate_store_true() {
+    // acc:src/accelerate/commands/launch.py: flags without a value.
+    static const std::set<std::string> s = {
+        "--cpu", "--multi_gpu", "--multi-gpu", "--tpu", "--ipex", "--use_deepspeed", "--use-deepspeed", "--use_fsdp",
+        "--use-fsdp", "--use_megatron_lm", "--use-megatron-lm", "--use_xpu", "--use-xpu", "-m", "--module",
+        "--no_python", "--no-python", "--same_network", "--same-network", "--enable_cpu_affinity",
+        "--enable-cpu-affinity", "--downcast_bf16", "--downcast-bf16", "--debug", "-q", "--quiet",
+        "--tpu_use_cluster", "--tpu-use-cluster", "--tpu_use_sudo", "--tpu-use-sudo", "--monitor_interval_unused",
+        "--use_parallelism_config", "--use-parallelism-config", "--standalone"};
+    return s;
+  }
+  static const std::set<std::string>& torchrun_store_true() {
+    static const std::set<std::string> s = {"--standalone", "-m", "--module", "--no-python", "--no_python",
+                                            "--run-path", "--run_path", "--use-env", "--use_env"};
+    return s;
+  }
+  static const std::set<std::string>& deepspeed_store_true() {
+    static const std::set<std::string> s = {"--no_python", "--no_local_rank", "--no_ssh_check", "--force_multi",
+                                            "--save_pid", "--enable_each_rank_log", "--autotuning", "--elastic_training",
+                                            "--bind_cores_to_rank", "--module", "-m", "--no_ssh"};
+    return s;
+  }
+
+  /// Launcher flags up to the first positional word (the script); `--flag=value` and `--flag value` forms.
+  static void split_launcher(const std::vector<Word>& words, std::size_t i, LaunchCommand& lc,
+                             const std::set<std::string>& store_true) {
+    while (i < words.size()) {
+      const std::string& t = words[i].text;
+      if (t == "--") {
+        ++i;
+        break;
+      }
+      if (!t.starts_with("-") || t == "-") break;
+      lc.launcher_args.push_back(words[i]);
+      const auto eq = t.find('=');
+      const bool has_inline = eq != std::string::npos;
+      if (t == "-m" || t == "--module") lc.module = true;
+      Flag f;
+      std::string name = t.substr(0, has_inline ? eq : t.size());
+      while (!name.empty() && name.front() == '-') name.erase(0, 1);
+      for (char& ch : name) {
+        if (ch == '-') ch = '_';
+      }
+      f.name = name;
+      f.region = words[i].region;
+      if (has_inline) {
+        f.value = Word{t.substr(eq + 1), words[i].known, words[i].region};
+      } else if (store_true.count(t) == 0 && i + 1 < words.size()) {
+        lc.launcher_args.push_back(words[i + 1]);
+        f.value = words[i + 1];
+        f.region.end = words[i + 1].region.end;
+        f.region.end_byte = words[i + 1].region.end_byte;
+        ++i;
+      }
+      lc.flags.push_back(std::move(f));
+      ++i;
+    }
+    if (i < words.size()) {
+      lc.script = words[i];
+      lc.script_args.assign(words.begin() + static_cast<std::ptrdiff_t>(i + 1), words.end());
+    }
+  }
+
+  const source::SourceFile& file_;
+  std::string_view text_;
+  std::map<std::string, Word> vars_;
+  std::set<std::string> exported_;
+  std::vector<LaunchCommand> out_;
+};
+
+}  // namespace
+
+std::string_view to_string(LaunchTool t) {
+  switch (t) {
+    case LaunchTool::AccelerateLaunch:
+      return "accelerate launch";
+    case LaunchTool::Torchrun:
+      return "torchrun";
+    case LaunchTool::DeepSpeed:
+      return "deepspeed";
+    case LaunchTool::Python:
+      return "python";
+    case LaunchTool::TorchtitanRunTrain:
+      return "torchtitan run_train.sh";
+    case LaunchTool::Axolotl:
+      return "axolotl train";
+    case LaunchTool::LlamaFactory:
+      return "llamafactory-cli train";
+  }
+  return "python";
+}
+
+std::vector<LaunchCommand> find_launch_commands(const source::SourceFile& file, bool makefile,
+                                                std::vector<parse::ParseError>* errors) {
+  const std::string shell = makefile ? recipes_as_shell(file.text()) : file.text();
+  if (shell.size() > kMaxShellBytes || too_deep(shell)) {
+    if (errors != nullptr)
+      errors->push_back({file.region(0, 0), "script too large or too deeply nested to analyse for launch commands"});
+    return {};
+  }
+  std::unique_ptr<TSParser, ParserDeleter> parser(ts_parser_new());
+  if (!ts_parser_set_language(parser.get(), tree_sitter_bash())) return {};
+  std::unique_ptr<TSTree, TreeDeleter> tree(
+      ts_parser_parse_string(parser.get(), nullptr, shell.data(), static_cast<uint32_t>(shell.size())));
+  if (!tree) return {};
+  Extractor ex(file, shell);
+  return ex.run(ts_tree_root_node(tree.get()));
+}
+
+}  // namespace lint::model
