@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
-#include <chrono>
 #include <cmath>
+#include <ctime>
 #include <string>
 
 #include "lint/parse/readers.hpp"
@@ -11,14 +11,19 @@ using lint::parse::NodeKind;
 
 namespace {
 
+// CPU time, not wall time: the machines that run the tests are often busy.
+double cpu_seconds_since(std::clock_t start) {
+  return static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+}
+
 ConfigDocument load(const std::string& text) {
   const lint::source::SourceFile file("config.json", text);
   return lint::parse::read_json(file);
 }
 
 std::string span(const lint::source::Region& r) {
-  return std::to_string(r.begin.line) + ":" + std::to_string(r.begin.column) + "-" + std::to_string(r.end.line) +
-         ":" + std::to_string(r.end.column);
+  return std::to_string(r.begin.line) + ":" + std::to_string(r.begin.column) + "-" + std::to_string(r.end.line) + ":" +
+         std::to_string(r.end.column);
 }
 
 std::string where(const ConfigDocument& doc) {
@@ -30,9 +35,9 @@ std::string where(const ConfigDocument& doc) {
 }  // namespace
 
 TEST_CASE("JSON values and their kinds", "[parse][json]") {
-  const ConfigDocument doc = load(
-      R"({"s": "x", "i": -42, "f": 2.5e-3, "t": true, "n": null, "a": [1, {}], "nan": NaN, "inf": -Infinity,)"
-      R"( "big": 123456789012345678901234567890, "zero": -0, "e": 1E2})");
+  const ConfigDocument doc =
+      load(R"({"s": "x", "i": -42, "f": 2.5e-3, "t": true, "n": null, "a": [1, {}], "nan": NaN, "inf": -Infinity,)"
+           R"( "big": 123456789012345678901234567890, "zero": -0, "e": 1E2})");
   REQUIRE(doc.errors.empty());
   REQUIRE(doc.has_root);
   CHECK(doc.format == lint::parse::Format::Json);
@@ -84,7 +89,8 @@ TEST_CASE("JSON string escapes decode to UTF-8", "[parse][json]") {
 }
 
 TEST_CASE("JSON positions count code points and survive CRLF and tabs", "[parse][json]") {
-  const ConfigDocument doc = load("{\r\n\t\"\xD0\xBA\xD0\xBB\xD1\x8E\xD1\x87\": \"\xC3\xA9\",\r\n\t\"n\": [1,\t2]\r\n}");
+  const ConfigDocument doc =
+      load("{\r\n\t\"\xD0\xBA\xD0\xBB\xD1\x8E\xD1\x87\": \"\xC3\xA9\",\r\n\t\"n\": [1,\t2]\r\n}");
   REQUIRE(doc.errors.empty());
   const lint::parse::Entry* e = doc.root.find_entry("\xD0\xBA\xD0\xBB\xD1\x8E\xD1\x87");
   REQUIRE(e != nullptr);
@@ -121,8 +127,8 @@ TEST_CASE("JSON errors carry Python's message at the exact position", "[parse][j
       {"[01]", "Expecting ',' delimiter", "1:3"},
       {"[1.]", "Expecting ',' delimiter", "1:3"},
       {"{\"\xC3\xA9\": x}", "Expecting value", "1:7"},
-      {"{\n  // a comment\n  \"a\": 1\n}", "Expecting property name enclosed in double quotes (JSON does not allow comments)",
-       "2:3"},
+      {"{\n  // a comment\n  \"a\": 1\n}",
+       "Expecting property name enclosed in double quotes (JSON does not allow comments)", "2:3"},
       {"[1 /* c */]", "Expecting ',' delimiter (JSON does not allow comments)", "1:4"},
       {"{\"a\": 1} // end", "Extra data (JSON does not allow comments)", "1:10"},
       {"{\"a\": inf}", "Expecting value", "1:7"},
@@ -170,9 +176,9 @@ TEST_CASE("JSON nesting is limited without deep recursion", "[parse][json]") {
   CHECK(where(deep) == "1:" + std::to_string(limit + 1));
   CHECK(deep.errors[0].message.find("nesting deeper than") != std::string::npos);
 
-  const auto start = std::chrono::steady_clock::now();
+  const std::clock_t start = std::clock();
   const ConfigDocument bomb = load(std::string(100000, '[') + "{\"a\": " + std::string(100000, '{'));
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds = cpu_seconds_since(start);
   CHECK(bomb.errors.size() == 1);
   CHECK_FALSE(bomb.has_root);
   CHECK(seconds < 1.0);
@@ -182,11 +188,11 @@ TEST_CASE("JSON: a long single-line document loads in linear time", "[parse][jso
   std::string text = "[";
   for (int i = 0; i < 200000; ++i) text += "{\"k\": [1, 2.5, \"\xC3\xA9\"]},";
   text += "0]";
-  const auto start = std::chrono::steady_clock::now();
+  const std::clock_t start = std::clock();
   const ConfigDocument doc = load(text);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds = cpu_seconds_since(start);
   REQUIRE(doc.errors.empty());
   CHECK(doc.root.items.size() == 200001);
   CHECK(doc.root.items[199999].find("k")->items[2].region.begin.column == 199999 * 21 + 17);
-  CHECK(seconds < 5.0);
+  CHECK(seconds < 10.0);  // a guard against quadratic position lookups, which would take hours here
 }

@@ -12,7 +12,8 @@ namespace {
 
 // Text with every kind of line ending and multi-byte characters.
 std::string random_text(std::mt19937& rng, std::size_t size) {
-  static const char* const kPieces[] = {"a", " ", "\t", "\n", "\r\n", "\r", "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "x"};
+  static const char* const kPieces[] = {
+      "a", " ", "\t", "\n", "\r\n", "\r", "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "x"};
   std::string text;
   std::uniform_int_distribution<std::size_t> pick(0, std::size(kPieces) - 1);
   while (text.size() < size) text += kPieces[pick(rng)];

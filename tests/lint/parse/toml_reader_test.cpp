@@ -1,5 +1,5 @@
 #include <catch2/catch.hpp>
-#include <chrono>
+#include <ctime>
 #include <string>
 
 #include "lint/parse/readers.hpp"
@@ -10,14 +10,19 @@ using lint::parse::NodeKind;
 
 namespace {
 
+// CPU time, not wall time: the machines that run the tests are often busy.
+double cpu_seconds_since(std::clock_t start) {
+  return static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+}
+
 ConfigDocument load(const std::string& text) {
   const lint::source::SourceFile file("job.toml", text);
   return lint::parse::read_toml(file);
 }
 
 std::string span(const lint::source::Region& r) {
-  return std::to_string(r.begin.line) + ":" + std::to_string(r.begin.column) + "-" + std::to_string(r.end.line) +
-         ":" + std::to_string(r.end.column);
+  return std::to_string(r.begin.line) + ":" + std::to_string(r.begin.column) + "-" + std::to_string(r.end.line) + ":" +
+         std::to_string(r.end.column);
 }
 
 std::string where(const ConfigDocument& doc) {
@@ -93,7 +98,9 @@ TEST_CASE("TOML entries are in document order with exact regions", "[parse][toml
 }
 
 TEST_CASE("TOML after a BOM keeps SourceFile's columns", "[parse][toml]") {
-  const ConfigDocument doc = load("\xEF\xBB\xBF" "a = 1\nb = \"x\"\n");
+  const ConfigDocument doc = load(
+      "\xEF\xBB\xBF"
+      "a = 1\nb = \"x\"\n");
   REQUIRE(doc.errors.empty());
   CHECK(span(doc.root.find_entry("a")->key.region) == "1:2-1:3");
   CHECK(span(doc.root.find("a")->region) == "1:6-1:7");
@@ -115,7 +122,9 @@ TEST_CASE("TOML syntax errors come from toml++ with positions", "[parse][toml]")
   REQUIRE(after_unicode.errors.size() == 1);
   CHECK(where(after_unicode) == "1:10");
 
-  const ConfigDocument bom_error = load("\xEF\xBB\xBF" "a = ?\n");
+  const ConfigDocument bom_error = load(
+      "\xEF\xBB\xBF"
+      "a = ?\n");
   CHECK(where(bom_error) == "1:6");
 
   CHECK(load("").errors.empty());
@@ -153,7 +162,9 @@ TEST_CASE("TOML: inputs that crash toml++ 3.3 are rejected first", "[parse][toml
       {"\xEF\xBB\xBE", "non-ASCII character outside a string or comment", "1:1"},
       {"\xCC\xAA", "non-ASCII character outside a string or comment", "1:1"},
       {"a = 1 \xC2\xA7", "non-ASCII character outside a string or comment", "1:7"},
-      {"\xE3\x80\x81" "a = 1\n", "non-ASCII character outside a string or comment", "1:1"},
+      {"\xE3\x80\x81"
+       "a = 1\n",
+       "non-ASCII character outside a string or comment", "1:1"},
       {"x = 1\n\xE3\x80\x81\n", "non-ASCII character outside a string or comment", "2:1"},
       {"s = \"\"\"\\\n\xC2\xA7\"\"\"\n", "line-ending backslash", "2:1"},
       {"s = \"\"\"\\\n\n   \xC2\xA7\"\"\"\n", "line-ending backslash", "3:4"},
@@ -214,12 +225,12 @@ TEST_CASE("TOML nesting is limited before toml++ recurses", "[parse][toml]") {
   for (std::size_t i = 0; i < limit; ++i) inline_tables += "{a = ";
   CHECK(load(inline_tables + "1" + std::string(limit, '}')).errors.size() == 1);
 
-  const auto start = std::chrono::steady_clock::now();
+  const std::clock_t start = std::clock();
   const ConfigDocument bomb = load("a = " + std::string(100000, '['));
   CHECK(bomb.errors.size() == 1);
   std::string long_key = "a";
   for (int i = 0; i < 100000; ++i) long_key += ".a";
   CHECK(load(long_key + " = 1").errors.size() == 1);
   CHECK(load(std::string(100000, '[')).errors.size() == 1);
-  CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 1.0);
+  CHECK(cpu_seconds_since(start) < 1.0);
 }

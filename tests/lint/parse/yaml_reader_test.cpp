@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
-#include <chrono>
 #include <cmath>
+#include <ctime>
 #include <string>
 
 #include "lint/parse/readers.hpp"
@@ -11,14 +11,19 @@ using lint::parse::NodeKind;
 
 namespace {
 
+// CPU time, not wall time: the machines that run the tests are often busy.
+double cpu_seconds_since(std::clock_t start) {
+  return static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+}
+
 ConfigDocument load(const std::string& text) {
   const lint::source::SourceFile file("config.yaml", text);
   return lint::parse::read_yaml(file);
 }
 
 std::string span(const lint::source::Region& r) {
-  return std::to_string(r.begin.line) + ":" + std::to_string(r.begin.column) + "-" + std::to_string(r.end.line) +
-         ":" + std::to_string(r.end.column);
+  return std::to_string(r.begin.line) + ":" + std::to_string(r.begin.column) + "-" + std::to_string(r.end.line) + ":" +
+         std::to_string(r.end.column);
 }
 
 std::string where(const ConfigDocument& doc) {
@@ -36,8 +41,8 @@ Node value_of(const std::string& scalar) {
   return *doc.root.find("v");
 }
 
-bool seconds_below(double limit, const std::chrono::steady_clock::time_point& start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < limit;
+bool seconds_below(double limit, std::clock_t start) {
+  return cpu_seconds_since(start) < limit;
 }
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -61,10 +66,10 @@ TEST_CASE("YAML plain scalars get PyYAML's YAML 1.1 types", "[parse][yaml]") {
     double number;  // Int and Float: the value; Bool: 1 or 0
   };
   const Case cases[] = {
-      {"1e-5", NodeKind::String, 0},    // no dot: not a float for PyYAML
-      {"5e8", NodeKind::String, 0},     //
-      {"1e8", NodeKind::String, 0},     //
-      {"1.0e5", NodeKind::String, 0},   // the exponent needs a sign
+      {"1e-5", NodeKind::String, 0},   // no dot: not a float for PyYAML
+      {"5e8", NodeKind::String, 0},    //
+      {"1e8", NodeKind::String, 0},    //
+      {"1.0e5", NodeKind::String, 0},  // the exponent needs a sign
       {"1.0e-5", NodeKind::Float, 1.0e-5},
       {"1.0e+5", NodeKind::Float, 1.0e5},
       {"1.", NodeKind::Float, 1.0},
@@ -205,8 +210,10 @@ TEST_CASE("YAML tag and constructor errors are reported like safe_load's", "[par
     CHECK_THAT(doc.errors[0].message, Catch::Contains(c.message));
     CHECK(where(doc) == c.at);
   }
-  // `=` is only a problem as a value: as a key it is a string.
+  // `=` is only a problem as a value: as a key it is a string, also inside anchored nodes.
   CHECK(load("=: 1\n").errors.empty());
+  CHECK(load("a: &x {=: 1}\nb: *x\n").root.find("b")->find("=")->integer == 1);
+  CHECK(load("a: &x [=]\n").errors.size() == 1);
 }
 
 TEST_CASE("YAML merge keys", "[parse][yaml]") {
@@ -264,7 +271,7 @@ TEST_CASE("YAML alias bombs stop fast with an error", "[parse][yaml]") {
     for (int k = 0; k < 9; ++k) text += std::string(k ? ", " : "") + "*" + prev;
     text += "]\n";
   }
-  const auto start = std::chrono::steady_clock::now();
+  const std::clock_t start = std::clock();
   const ConfigDocument doc = load(text);
   CHECK(seconds_below(1.0, start));
   CHECK_FALSE(doc.has_root);
@@ -293,22 +300,23 @@ TEST_CASE("YAML nesting is limited", "[parse][yaml]") {
   block += std::string((limit + 1) * 2, ' ') + "v: 1\n";
   CHECK(load(block).errors.size() == 1);
 
-  const auto start = std::chrono::steady_clock::now();
+  const std::clock_t start = std::clock();
   const ConfigDocument bomb = load(std::string(100000, '['));
   CHECK(seconds_below(1.0, start));
   CHECK(bomb.errors.size() == 1);
   CHECK_FALSE(bomb.has_root);
 
   // An alias can nest a deep anchored node deeper still.
-  const std::string anchored = "a: &d " + std::string(200, '[') + std::string(200, ']') + "\nb: " +
-                               std::string(100, '[') + "*d" + std::string(100, ']') + "\n";
+  const std::string anchored = "a: &d " + std::string(200, '[') + std::string(200, ']') +
+                               "\nb: " + std::string(100, '[') + "*d" + std::string(100, ']') + "\n";
   const ConfigDocument via_alias = load(anchored);
   REQUIRE(via_alias.errors.size() == 1);
   CHECK_THAT(via_alias.errors[0].message, Catch::Contains("deeper than"));
 }
 
 TEST_CASE("YAML positions: code points, tabs, CRLF, BOM", "[parse][yaml]") {
-  const ConfigDocument doc = load("\xD0\xBA\xD0\xBB\xD1\x8E\xD1\x87: '\xC3\xA9'\r\nb:\t[1,\t\"x\"]\r\nc: >\r\n  folded\r\n");
+  const ConfigDocument doc =
+      load("\xD0\xBA\xD0\xBB\xD1\x8E\xD1\x87: '\xC3\xA9'\r\nb:\t[1,\t\"x\"]\r\nc: >\r\n  folded\r\n");
   REQUIRE(doc.errors.empty());
   const lint::parse::Entry* e = doc.root.find_entry("\xD0\xBA\xD0\xBB\xD1\x8E\xD1\x87");
   REQUIRE(e != nullptr);
@@ -319,7 +327,9 @@ TEST_CASE("YAML positions: code points, tabs, CRLF, BOM", "[parse][yaml]") {
   CHECK(doc.root.find("c")->region.begin == lint::source::Position{3, 4});
   CHECK(doc.root.region.begin == lint::source::Position{1, 1});
 
-  const ConfigDocument bom = load("\xEF\xBB\xBF" "a: 1\nb: x\n");
+  const ConfigDocument bom = load(
+      "\xEF\xBB\xBF"
+      "a: 1\nb: x\n");
   REQUIRE(bom.errors.empty());
   CHECK(span(bom.root.find_entry("a")->key.region) == "1:2-1:3");  // the BOM is column 1, as in SourceFile
   CHECK(span(bom.root.find_entry("b")->key.region) == "2:1-2:2");
@@ -391,7 +401,11 @@ TEST_CASE("YAML that is not UTF-8 text is an error, not a crash", "[parse][yaml]
 
   CHECK(load(std::string("a: 1\0b", 6)).errors.size() == 1);
   // UTF-16 is not guessed from a BOM: PyYAML reads the file as UTF-8.
-  CHECK(load(std::string("\xFF\xFE" "a\0:\0 \0" "1\0", 10)).errors.size() == 1);
+  CHECK(load(std::string("\xFF\xFE"
+                         "a\0:\0 \0"
+                         "1\0",
+                         10))
+            .errors.size() == 1);
 }
 
 TEST_CASE("YAML: a 50 MB file loads", "[parse][yaml][slow]") {
@@ -407,9 +421,9 @@ TEST_CASE("YAML: a 50 MB file loads", "[parse][yaml][slow]") {
     text += "  - name: run_" + id + "\n" + merge + "    seed: " + id +
             "\n    tags: [fsdp, bf16, 'no']\n    note: \"a longer description of this run, padded to look real\"\n";
   }
-  const auto start = std::chrono::steady_clock::now();
+  const std::clock_t start = std::clock();
   const ConfigDocument doc = load(text);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds = cpu_seconds_since(start);
   REQUIRE(doc.errors.empty());
   const Node& runs = *doc.root.find("runs");
   REQUIRE(runs.items.size() == count);

@@ -22,7 +22,7 @@ TEST_CASE("SourceFile: LF lines and ASCII columns", "[source]") {
   CHECK(at(file, 1) == "1:2");
   CHECK(at(file, 2) == "1:3");  // the LF itself belongs to line 1
   CHECK(at(file, 3) == "2:1");
-  CHECK(at(file, 6) == "3:1");   // end of text after the final newline
+  CHECK(at(file, 6) == "3:1");    // end of text after the final newline
   CHECK(at(file, 100) == "3:1");  // clamped
   CHECK(file.line_text(1) == "ab");
   CHECK(file.line_text(2) == "cd");
@@ -39,12 +39,12 @@ TEST_CASE("SourceFile: a tab is one column", "[source]") {
 TEST_CASE("SourceFile: columns count code points", "[source]") {
   // "ключ: 'é'": each Cyrillic letter and é are two bytes.
   const SourceFile file("f.yaml", "\xD0\xBA\xD0\xBB\xD1\x8E\xD1\x87: '\xC3\xA9'\nx\xF0\x9F\x98\x80y");
-  CHECK(at(file, 8) == "1:5");    // the ':'
-  CHECK(at(file, 10) == "1:7");   // the opening quote
-  CHECK(at(file, 11) == "1:8");   // é
-  CHECK(at(file, 13) == "1:9");   // closing quote
-  CHECK(at(file, 16) == "2:2");   // the 4-byte emoji
-  CHECK(at(file, 20) == "2:3");   // y
+  CHECK(at(file, 8) == "1:5");   // the ':'
+  CHECK(at(file, 10) == "1:7");  // the opening quote
+  CHECK(at(file, 11) == "1:8");  // é
+  CHECK(at(file, 13) == "1:9");  // closing quote
+  CHECK(at(file, 16) == "2:2");  // the 4-byte emoji
+  CHECK(at(file, 20) == "2:3");  // y
   const lint::source::Region r = file.region(10, 14);
   CHECK(r.begin == Position{1, 7});
   CHECK(r.end == Position{1, 10});
@@ -72,7 +72,9 @@ TEST_CASE("SourceFile: CRLF and lone CR end lines", "[source]") {
 }
 
 TEST_CASE("SourceFile: byte_at inverts position_at", "[source]") {
-  const std::string text = "\xEF\xBB\xBF" "a: '\xC3\xA9t\xC3\xA9'\r\n\tb:\xF0\x9F\x98\x80 x\rlast";
+  const std::string text =
+      "\xEF\xBB\xBF"
+      "a: '\xC3\xA9t\xC3\xA9'\r\n\tb:\xF0\x9F\x98\x80 x\rlast";
   const SourceFile file("f.yaml", text);
   for (std::size_t byte = 0; byte <= text.size(); ++byte) {
     const auto c = static_cast<unsigned char>(byte < text.size() ? text[byte] : 'x');
