@@ -1,0 +1,69 @@
+// FSDP002: a setting given different values in two sources of one launch; reported where the losing value is
+// written, with the winning one as a related location.
+#include <set>
+
+#include "rules/support.hpp"
+
+namespace lint::rules {
+namespace {
+
+using model::Origin;
+
+bool same_value(const model::Value& a, const model::Value& b) {
+  if (a.kind == model::ValueKind::Unknown || b.kind == model::ValueKind::Unknown) return true;  // can't tell
+  return a.display() == b.display();
+}
+
+std::string describe(const model::Setting& s) {
+  if (s.origin == Origin::Default) return s.note;
+  return "`" + s.spelled + "` (" + where(s) + ")";
+}
+
+class OverriddenSetting final : public rule::Rule {
+ public:
+  void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
+    if (l.per_file) return;
+    static const std::set<std::string_view> kDerived = {model::keys::kFsdpEnabled, model::keys::kWorldSize};
+    static const std::set<std::string_view> kCritical = {model::keys::kShardingStrategy, model::keys::kFsdpVersion,
+                                                         model::keys::kDistributedType,
+                                                         model::keys::kReshardAfterForward};
+    for (const auto& [key, e] : l.effective()) {
+      if (kDerived.count(key) != 0 || e.decided_by == nullptr) continue;
+      const model::Setting& winner = *e.decided_by;
+      for (const model::Setting* loser : e.overridden) {
+        if (loser->origin == Origin::Default || loser->path.empty()) continue;
+        if (same_value(loser->value, winner.value)) continue;
+        // An explicit `accelerate launch` flag over the config file is the documented way to override it
+        // (intended); a paradigm flag turning FSDP off is FSDP015's business.
+        if (winner.origin == Origin::LaunchFlag && loser->origin == Origin::ConfigFile) continue;
+        if (loser->origin == winner.origin && loser->path == winner.path) continue;  // YML003/DS004 cover repeats
+        const bool critical = kCritical.count(key) != 0;
+        std::string message;
+        if (loser->note == "trainer-fsdp1-strategy") {
+          message = "Under FSDP1 the Trainer passes `fsdp=" + loser->written.display() +
+                    "` as `reshard_after_forward`, which FSDP1 never reads: the effective strategy is " +
+                    winner.value.display() + " from " + describe(winner) +
+                    ". Set the strategy there (fsdp_sharding_strategy), or use FSDP2 (fsdp_config version 2).";
+        } else if (loser->note == "overwritten by accelerate launch") {
+          message = "`" + loser->spelled + "=" + loser->written.text + "` is overwritten: `accelerate launch` always "
+                    "exports it, here as " + winner.value.display() + " from " + describe(winner) +
+                    ". Set it in the config file or with an `--fsdp_*` flag instead.";
+        } else {
+          message = "`" + loser->spelled + "` sets " + std::string(key) + " to " + loser->value.display() +
+                    ", but " + describe(winner) + " sets " + winner.value.display() + ", which wins" +
+                    (e.reason.empty() ? std::string(".") : ": " + e.reason + ".") +
+                    " Remove one of them so the launch says what it does.";
+        }
+        ctx.report(loser->path, loser->region, std::move(message),
+                   related_to(&winner, "The effective value " + winner.value.display() + " comes from here."),
+                   critical ? std::optional<rule::Severity>(rule::Severity::Error) : std::nullopt, std::string(key));
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<rule::Rule> make_overridden_setting() { return std::make_unique<OverriddenSetting>(); }
+
+}  // namespace lint::rules
