@@ -132,6 +132,10 @@ void collect_accelerate_config(const Document& doc, Launch& l) {
                          e.value.region, Origin::ConfigFile, k));
     } else if (k == "mixed_precision") {
       l.add(make_setting(keys::kMixedPrecision, written, written, doc, e.value.region, Origin::ConfigFile, k));
+    } else if (k == "fp16" && root->find("mixed_precision") == nullptr && truth_of(written).value_or(false)) {
+      // Legacy key rewritten to mixed_precision: fp16 before validation (config_args.py:113-116, probe Z3).
+      l.add(make_setting(keys::kMixedPrecision, Value::of_string("fp16", e.value.region), written, doc,
+                         e.value.region, Origin::ConfigFile, k));
     } else if (k == "fsdp_config" && e.value.is_map()) {
       for (const parse::Entry& f : e.value.entries) {
         const std::string prefixed = f.key.text.starts_with("fsdp_") ? f.key.text : "fsdp_" + f.key.text;
@@ -1153,6 +1157,21 @@ void mark_unread(Launch& l) {
   const auto v = l.fsdp_version();
   if (!v) return;
   if (*v == 1) {
+    // The FSDP1 plugin forces sync_module_states on when cpu_ram_efficient_loading is on, with a warning
+    // (dataclasses.py:1966-1971; probes J2, T12).
+    const Value& cre = l.value(keys::kCpuRamEfficientLoading);
+    const Value& sync = l.value(keys::kSyncModuleStates);
+    if (cre.kind == ValueKind::Bool && cre.boolean && sync.kind == ValueKind::Bool && !sync.boolean) {
+      Setting forced = default_setting(keys::kSyncModuleStates, Value::of_bool(true),
+                                       "forced on by the FSDP1 plugin because cpu_ram_efficient_loading is on");
+      forced.note = "forced on by the FSDP1 plugin because cpu_ram_efficient_loading is on";
+      const Setting* f = l.add(std::move(forced));
+      std::vector<const Setting*> ranked{f};
+      for (const Setting* o : l.assignments(keys::kSyncModuleStates)) {
+        if (o != f) ranked.push_back(o);
+      }
+      l.decide(keys::kSyncModuleStates, std::move(ranked), "the FSDP1 plugin forces it when cpu_ram_efficient_loading is on");
+    }
     l.set_unknown(keys::kReshardAfterForward, "not read by FSDP1: the strategy comes from fsdp_sharding_strategy");
   } else {
     for (std::string_view key : {keys::kShardingStrategy, keys::kBackwardPrefetch, keys::kForwardPrefetch,
@@ -1241,6 +1260,18 @@ Launch resolve_bound(const BoundInputs& in) {
       if (in.accelerate_config != nullptr) collect_accelerate_config(*in.accelerate_config, l);
       collect_launch_flags(*in.script_doc, cmd, l);
       collect_script();
+      // A plugin passed to Accelerator (the Trainer's own, or the script's) turns FSDP on in the process whatever
+      // the launcher chose (accelerator.py:393-396).
+      for (const Setting* s : l.assignments(keys::kFsdpEnabled)) {
+        if ((s->origin == Origin::PluginObject || s->origin == Origin::TrainingArguments) &&
+            s->value.kind == ValueKind::Bool && s->value.boolean) {
+          Setting dt = *s;
+          dt.key = std::string(keys::kDistributedType);
+          dt.value = Value::of_string("FSDP", s->region);
+          l.add(std::move(dt));
+          break;
+        }
+      }
       // distributed_type: a paradigm flag beats the config file (launch.py:1214-1242).
       decide_with_default(l, keys::kDistributedType, std::nullopt, "no config file and no paradigm flag");
       const Value& dt = l.value(keys::kDistributedType);

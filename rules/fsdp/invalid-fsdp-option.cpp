@@ -22,7 +22,9 @@ class InvalidFsdpOption final : public rule::Rule {
     choice(l, ctx, model::keys::kBackwardPrefetch, acc::backward_prefetches(), "backward prefetch", "KeyError");
     choice(l, ctx, model::keys::kStateDictType, acc::state_dict_types(), "state dict type", "KeyError");
     for (const model::Setting* s : l.assignments(model::keys::kFsdpVersion)) {
-      if (s->origin != model::Origin::ConfigFile && s->origin != model::Origin::PluginObject) continue;
+      if (s->origin != model::Origin::ConfigFile && s->origin != model::Origin::PluginObject &&
+          s->origin != model::Origin::LaunchFlag)
+        continue;
       if (s->value.kind == ValueKind::Int && (s->value.integer == 1 || s->value.integer == 2)) continue;
       if (s->value.kind == ValueKind::Unknown) continue;
       ctx.report(s->path, s->region,

@@ -30,8 +30,11 @@ bool version_from_plugin(const model::Launch& l) {
 class InvalidShardingStrategy final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
+    const auto version = l.fsdp_version();
     for (const model::Setting* s : l.assignments(model::keys::kShardingStrategy)) {
       if (s->origin == model::Origin::Default || s->origin == model::Origin::LightningStrategy) continue;
+      // FSDP2 never parses the strategy (dataclasses.py:1836): a bad name there is dead, not fatal (FSDP003).
+      if (version == 2 && s->origin != model::Origin::TorchCall) continue;
       const model::Value& v = s->value;
       if (v.kind == ValueKind::String && acc::parse_strategy(v.text)) continue;
       if (v.kind != ValueKind::String && v.kind != ValueKind::Int && v.kind != ValueKind::Enum &&
@@ -46,7 +49,6 @@ class InvalidShardingStrategy final : public rule::Rule {
                      suggestion(shown),
                  {}, std::nullopt, std::string(s->key));
     }
-    const auto version = l.fsdp_version();
     for (const model::Setting* s : l.assignments(model::keys::kReshardAfterForward)) {
       if (s->origin == model::Origin::Default) continue;
       const model::Value& v = s->value;
