@@ -247,10 +247,9 @@ class LimitScanner {
 
   static bool is_keyword(std::string_view w) {
     static constexpr std::string_view kKeywords[] = {
-        "and",    "as",   "assert", "async",  "await",    "break", "class", "continue", "def",
-        "del",    "elif", "else",   "except", "finally",  "for",   "from",  "global",   "if",
-        "import", "in",   "is",     "lambda", "nonlocal", "not",   "or",    "pass",     "raise",
-        "return", "try",  "while",  "with",   "yield",    "print", "exec"};
+        "and",      "as",     "assert",  "async", "await", "break",  "class", "continue", "def",  "del",  "elif",
+        "else",     "except", "finally", "for",   "from",  "global", "if",    "import",   "in",   "is",   "lambda",
+        "nonlocal", "not",    "or",      "pass",  "raise", "return", "try",   "while",    "with", "yield"};
     for (std::string_view k : kKeywords) {
       if (k == w) return true;
     }
@@ -335,8 +334,12 @@ class LimitScanner {
       open_level(!operand_ && !after_binop_);
       operand_ = after_binop_ = prev_string_ = false;
     } else if (c == ')' || c == ']' || c == '}') {
-      if (!top && depth() == f.depth && c == '}') {
+      if (!top && depth() == f.depth) {
         ++i_;
+        if (c != '}') {
+          other();  // a stray closer must not close the brackets around the f-string
+          return;
+        }
         close_level();
         frames_.pop_back();  // the replacement field ends; back to the f-string's text
         return;

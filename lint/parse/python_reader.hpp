@@ -21,9 +21,13 @@ class PythonTree {
   PythonTree& operator=(PythonTree&&) noexcept;
   ~PythonTree();
 
-  /// Parses `file`; never fails (a hopeless file gives a tree of ERROR nodes and syntax errors).
+  /// Parses `file`; never fails (a hopeless file gives a tree of ERROR nodes and syntax errors). Text past the
+  /// hard limits (more than 200 nested brackets or 100 indentation levels, as CPython; a statement that would pile
+  /// up more than 10000 unreduced tokens; a parse that exceeds its CPU budget of 5 s + 2 s per MB) gives one
+  /// error and no tree: the runtime would corrupt memory or take minutes on it.
   static PythonTree parse(const source::SourceFile& file);
 
+  /// The tree; null when a limit stopped the parse (errors() then says why).
   [[nodiscard]] const TSTree* tree() const { return tree_; }
   /// Syntax errors (ERROR and MISSING nodes), at their exact position, outermost first, at most one per line.
   [[nodiscard]] const std::vector<ParseError>& errors() const { return errors_; }
