@@ -116,7 +116,7 @@ void decide_with_default(Launch& l, std::string_view key, std::optional<Setting>
 // ---------------------------------------------------------------------------------------------------------------
 // accelerate config files
 
-void collect_accelerate_config(const Document& doc, Launch& l) {
+void collect_accelerate_config(const Document& doc, Launch& l, bool fsdp_section_read = true) {
   const parse::Node* root = doc.root_map();
   if (root == nullptr) return;
   for (const parse::Entry& e : root->entries) {
@@ -136,7 +136,7 @@ void collect_accelerate_config(const Document& doc, Launch& l) {
       // Legacy key rewritten to mixed_precision: fp16 before validation (config_args.py:113-116, probe Z3).
       l.add(make_setting(keys::kMixedPrecision, Value::of_string("fp16", e.value.region), written, doc,
                          e.value.region, Origin::ConfigFile, k));
-    } else if (k == "fsdp_config" && e.value.is_map()) {
+    } else if (k == "fsdp_config" && e.value.is_map() && fsdp_section_read) {
       for (const parse::Entry& f : e.value.entries) {
         const std::string prefixed = f.key.text.starts_with("fsdp_") ? f.key.text : "fsdp_" + f.key.text;
         const acc::FsdpKey* info = acc::find_fsdp_key(prefixed);
@@ -194,6 +194,9 @@ void resolve_accelerate_launch(Launch& l) {
     } else if (k.canonical == keys::kAutoWrapPolicy) {
       fallback = default_setting(k.canonical, Value::of_string("NO_WRAP"),
                                  "FullyShardedDataParallelPlugin default when fsdp_auto_wrap_policy is unset");
+    } else if (k.canonical == keys::kBackwardPrefetch) {
+      fallback = default_setting(k.canonical, Value::of_string("NO_PREFETCH"),
+                                 "FullyShardedDataParallelPlugin default (None: no backward prefetch)");
     }
     decide_with_default(l, k.canonical, std::move(fallback));
   }
@@ -407,6 +410,15 @@ void collect_trainer_call(const Document& doc, const PyCall& c, Launch& l) {
                                Origin::TrainingArguments, c.name + "(...) default");
       l.add(std::move(s));
     }
+    // TrainingArguments.mixed_precision starts from the launcher's env and bf16/fp16 override it
+    // (training_args.py:1580-1586).
+    for (const char* mp : {"bf16", "fp16"}) {
+      const PyArg* a = c.keyword(mp);
+      if (a != nullptr && a->value.kind == ValueKind::Bool && a->value.boolean) {
+        l.add(make_setting(keys::kMixedPrecision, Value::of_string(mp, a->region), a->value, doc, a->region,
+                           Origin::TrainingArguments, spelled_base + mp + "=)"));
+      }
+    }
     const PyArg* fsdp = c.keyword("fsdp");
     if (fsdp == nullptr) return;
     const Value& fv = fsdp->value;
@@ -550,6 +562,12 @@ void collect_trainer_call(const Document& doc, const PyCall& c, Launch& l) {
       if (offload_word) {
         l.add(make_setting(keys::kOffloadParams, Value::of_bool(true, fsdp->region), fv, doc, fsdp->region,
                            Origin::TrainingArguments, spelled_base + "fsdp=) offload"));
+      }
+      const Value* policy = cfg_get("auto_wrap_policy");
+      if (const Value* minp = cfg_get("min_num_params");
+          minp != nullptr && policy != nullptr && policy->kind == ValueKind::String && policy->text == "SIZE_BASED_WRAP") {
+        l.add(make_setting(keys::kMinNumParams, *minp, *minp, doc, minp->region, Origin::TrainingArguments,
+                           "fsdp_config.min_num_params"));
       }
       if (const Value* cls = cfg_get("transformer_layer_cls_to_wrap")) {
         l.add(make_setting(keys::kTransformerLayerCls, *cls, *cls, doc, cls->region, Origin::TrainingArguments,
@@ -1133,6 +1151,9 @@ void decide_all_fsdp(Launch& l, bool launcher_defaults) {
     } else if (k.canonical == keys::kAutoWrapPolicy) {
       fallback = default_setting(k.canonical, Value::of_string("NO_WRAP"),
                                  "FullyShardedDataParallelPlugin default when no wrap policy is set");
+    } else if (k.canonical == keys::kBackwardPrefetch) {
+      fallback = default_setting(k.canonical, Value::of_string("NO_PREFETCH"),
+                                 "FullyShardedDataParallelPlugin default (None: no backward prefetch)");
     } else if (!launcher_defaults) {
       // Plugin defaults without the launcher's environment (dataclasses.py:1815-2034).
       if (k.canonical == keys::kFsdpVersion) fallback = default_setting(k.canonical, Value::of_int(1), "FullyShardedDataParallelPlugin default");
@@ -1256,8 +1277,23 @@ Launch resolve_bound(const BoundInputs& in) {
   switch (cmd.tool) {
     case LaunchTool::AccelerateLaunch: {
       l.launcher = Launcher::AccelerateLaunch;
-      collect_environment(*in.script_doc, cmd, l, true);
-      if (in.accelerate_config != nullptr) collect_accelerate_config(*in.accelerate_config, l);
+      // What the launcher itself runs: a paradigm flag, else the config's distributed_type. Only under FSDP does
+      // it export fsdp_config and the --fsdp_* defaults (utils/launch.py:304-332).
+      std::optional<std::string> launcher_dt;
+      for (const Flag& f : cmd.flags) {
+        if (f.name == "use_fsdp") launcher_dt = "FSDP";
+        else if (f.name == "multi_gpu" || f.name == "use_deepspeed" || f.name == "cpu" || f.name == "tpu" ||
+                 f.name == "use_megatron_lm")
+          launcher_dt = "OTHER";
+      }
+      if (!launcher_dt && in.accelerate_config != nullptr && in.accelerate_config->root_map() != nullptr) {
+        if (const parse::Node* dt = in.accelerate_config->root_map()->find("distributed_type");
+            dt != nullptr && dt->kind == parse::NodeKind::String)
+          launcher_dt = dt->text;
+      }
+      const bool launcher_fsdp = launcher_dt.value_or("FSDP") == "FSDP";
+      collect_environment(*in.script_doc, cmd, l, launcher_fsdp);
+      if (in.accelerate_config != nullptr) collect_accelerate_config(*in.accelerate_config, l, launcher_fsdp);
       collect_launch_flags(*in.script_doc, cmd, l);
       collect_script();
       // A plugin passed to Accelerator (the Trainer's own, or the script's) turns FSDP on in the process whatever
@@ -1295,7 +1331,7 @@ Launch resolve_bound(const BoundInputs& in) {
       } else {
         l.set_unknown(keys::kWorldSize, "num_processes is not known");
       }
-      decide_all_fsdp(l, true);
+      decide_all_fsdp(l, launcher_fsdp);
       mark_unread(l);
       break;
     }
@@ -1336,7 +1372,30 @@ Launch resolve_bound(const BoundInputs& in) {
         l.add(std::move(s));
       }
       decide_with_default(l, keys::kWorldSize, std::nullopt, "the launcher's process count is not known");
-      decide_with_default(l, keys::kFsdpEnabled, std::nullopt, "no FSDP plugin, Trainer fsdp or ACCELERATE_USE_FSDP");
+      // Without accelerate's launcher, FSDP is on only with a plugin, the Trainer's fsdp, or
+      // ACCELERATE_USE_FSDP=true (accelerator.py:387-396).
+      std::optional<Setting> off;
+      if (in.python != nullptr)
+        off = default_setting(keys::kFsdpEnabled, Value::of_bool(false),
+                              "FSDP is off without a plugin, Trainer fsdp or ACCELERATE_USE_FSDP=true");
+      decide_with_default(l, keys::kFsdpEnabled, std::move(off), "the script is not known");
+      if (l.fsdp_enabled()) {
+        Setting dt = *l.get(keys::kFsdpEnabled)->decided_by;
+        dt.key = std::string(keys::kDistributedType);
+        dt.value = Value::of_string("FSDP", dt.region);
+        l.add(std::move(dt));
+      } else if (const auto ws = l.world_size(); ws && l.value(keys::kFsdpEnabled).kind == ValueKind::Bool) {
+        l.add(default_setting(keys::kDistributedType, Value::of_string(*ws > 1 ? "MULTI_GPU" : "NO"),
+                              "Accelerator's state from the process count"));
+      }
+      decide_with_default(l, keys::kDistributedType, std::nullopt, "not known");
+      if (auto it = cmd.env.find("ACCELERATE_MIXED_PRECISION"); it != cmd.env.end() && it->second.known) {
+        l.add(make_setting(keys::kMixedPrecision, Value::of_string(it->second.text, it->second.region),
+                           Value::of_string(it->second.text), *in.script_doc, it->second.region, Origin::Environment,
+                           "ACCELERATE_MIXED_PRECISION"));
+      }
+      decide_with_default(l, keys::kMixedPrecision,
+                          default_setting(keys::kMixedPrecision, Value::of_string("no"), "Accelerator default"));
       decide_all_fsdp(l, false);
       mark_unread(l);
       break;

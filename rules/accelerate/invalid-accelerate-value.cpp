@@ -75,6 +75,18 @@ class InvalidAccelerateValue final : public rule::Rule {
     }
   }
 
+ /// `accelerate launch --mixed_precision` takes argparse choices (launch.py:189-196).
+  void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
+    for (const model::Setting* s : l.assignments(model::keys::kMixedPrecision)) {
+      if (s->origin != model::Origin::LaunchFlag || s->value.kind != model::ValueKind::String) continue;
+      const auto& mp = acc::mixed_precisions();
+      if (std::find(mp.begin(), mp.end(), s->value.text) != mp.end()) continue;
+      ctx.report(s->path, s->region,
+                 "`--mixed_precision " + s->value.text + "` is not one of " + join(mp) +
+                     ": `accelerate launch` exits with an argparse error (invalid choice).");
+    }
+  }
+
  private:
   static void exact(const model::Document& doc, rule::RuleContext& ctx, const parse::Node& n,
                     std::span<const std::string_view> choices, const std::string& key, const std::string& why) {
