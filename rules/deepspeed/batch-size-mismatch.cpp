@@ -1,0 +1,108 @@
+// DS001: DeepSpeed's batch identity train_batch_size == micro * gradient_accumulation_steps * data-parallel size.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "rules/support.hpp"
+
+namespace lint::rules {
+namespace {
+
+const model::Document* deepspeed_config(const model::Launch& l) {
+  for (const model::Document* d : l.documents) {
+    if (d->kind == model::DocKind::DeepSpeedConfig) return d;
+  }
+  return nullptr;
+}
+
+/// A positive integer written at `key` (not "auto", not a float).
+const parse::Node* positive_int(const parse::Node& root, std::string_view key) {
+  const parse::Node* n = root.find(key);
+  return n != nullptr && n->kind == parse::NodeKind::Int && n->integer > 0 ? n : nullptr;
+}
+
+/// True when something besides the launcher decides the data-parallel size or the batch values: elasticity
+/// rewrites the batch keys (config.py:729-794); pipeline or tensor parallelism makes the DP size smaller than
+/// the world size in ways the script decides.
+bool dp_size_unknowable(const parse::Node& root) {
+  if (const parse::Node* el = root.find("elasticity"); el != nullptr && el->is_map()) {
+    const parse::Node* on = el->find("enabled");
+    if (on == nullptr || on->kind != parse::NodeKind::Bool || on->boolean) return true;
+  }
+  if (root.find("pipeline") != nullptr) return true;
+  if (const parse::Node* tp = root.find("tensor_parallel"); tp != nullptr && tp->is_map()) {
+    const parse::Node* size = tp->find("autotp_size");
+    if (size != nullptr && (size->kind != parse::NodeKind::Int || size->integer > 1)) return true;
+  }
+  return false;
+}
+
+class BatchSizeMismatch final : public rule::Rule {
+ public:
+  void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
+    const model::Document* doc = deepspeed_config(l);
+    if (doc == nullptr || doc->root_map() == nullptr) return;
+    const parse::Node& root = *doc->root_map();
+    const parse::Node* tbs = positive_int(root, "train_batch_size");
+    const parse::Node* micro = positive_int(root, "train_micro_batch_size_per_gpu");
+    const parse::Node* gas = positive_int(root, "gradient_accumulation_steps");
+    if (tbs == nullptr || micro == nullptr || gas == nullptr) return;
+    if (dp_size_unknowable(root)) return;
+    std::int64_t per_rank = 0;
+    if (__builtin_mul_overflow(micro->integer, gas->integer, &per_rank)) return;
+    const std::string values = "`train_batch_size` " + std::to_string(tbs->integer) +
+                               ", `train_micro_batch_size_per_gpu` " + std::to_string(micro->integer) +
+                               ", `gradient_accumulation_steps` " + std::to_string(gas->integer);
+    const std::string assertion =
+        "\"Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step "
+        "* world_size\"";
+
+    if (l.per_file) {
+      // Alone, the data-parallel size is unknown; a train_batch_size that micro * GA does not divide fails with
+      // every size.
+      if (tbs->integer % per_rank == 0) return;
+      ctx.report(doc->path(), tbs->region,
+                 values + ": " + std::to_string(tbs->integer) + " is not a multiple of " +
+                     std::to_string(micro->integer) + " * " + std::to_string(gas->integer) + " = " +
+                     std::to_string(per_rank) + ", so no data-parallel size satisfies DeepSpeed's " + assertion +
+                     " (deepspeed.initialize fails). Set `train_batch_size` to micro * GA * the number of GPUs, or "
+                     "leave it out and let DeepSpeed derive it.");
+      return;
+    }
+
+    const auto world = l.world_size();
+    if (!world || *world < 1) return;
+    std::int64_t dp = *world;
+    // Top-level sequence_parallel_size divides the world (config.py:709-727).
+    if (const parse::Node* sp = root.find("sequence_parallel_size"); sp != nullptr) {
+      if (sp->kind != parse::NodeKind::Int || sp->integer < 1 || dp % sp->integer != 0) return;
+      dp /= sp->integer;
+    }
+    std::int64_t expected = 0;
+    if (__builtin_mul_overflow(per_rank, dp, &expected)) return;
+    if (tbs->integer == expected) return;
+
+    const model::Effective* ws = l.get(model::keys::kWorldSize);
+    const model::Setting* ws_site = ws != nullptr ? ws->decided_by : nullptr;
+    std::string dp_text = "a data-parallel size of " + std::to_string(dp);
+    if (dp != *world)
+      dp_text += " (world size " + std::to_string(*world) + " / sequence_parallel_size)";
+    else
+      dp_text += " (the launch's world size)";
+    ctx.report(doc->path(), tbs->region,
+               values + " with " + dp_text + ": " + std::to_string(micro->integer) + " * " +
+                   std::to_string(gas->integer) + " * " + std::to_string(dp) + " = " + std::to_string(expected) +
+                   ", not " + std::to_string(tbs->integer) + ". DeepSpeed fails at initialization with " + assertion +
+                   ". Set `train_batch_size` to " + std::to_string(expected) +
+                   " (or \"auto\" under the HF Trainer), or drop it and let DeepSpeed derive it.",
+               related_to(ws_site, "The world size is set here."));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<rule::Rule> make_batch_size_mismatch() {
+  return std::make_unique<BatchSizeMismatch>();
+}
+
+}  // namespace lint::rules
