@@ -93,9 +93,19 @@ std::optional<ProjectConfig> interpret(const std::string& path, const parse::Nod
       for (const parse::Node& t : v.items) {
         driver::DeclaredLaunch l;
         l.base_dir = cfg.base_dir;
+        l.config_path = path;
         for (const parse::Entry& f : t.entries) {
           if (f.key.text == "name") l.name = f.value.text;
-          else if (f.key.text == "command") l.command = f.value.text;
+          else if (f.key.text == "command") {
+            l.command = f.value.text;
+            // The string's contents, without its quotes (one for basic/literal, three for multi-line strings).
+            const std::size_t q = f.value.region.end_byte - f.value.region.begin_byte >= 6 &&
+                                          f.value.text.find('\n') != std::string::npos
+                                      ? 3
+                                      : 1;
+            l.command_begin = f.value.region.begin_byte + q;
+            l.command_end = f.value.region.end_byte >= q ? f.value.region.end_byte - q : f.value.region.end_byte;
+          }
           else if (f.key.text == "files") {
             if (!string_list(path, f.value, l.files, error)) return std::nullopt;
           } else if (f.key.text == "config" || f.key.text == "script") {
@@ -133,7 +143,12 @@ std::optional<ProjectConfig> load_config(const std::string& path, std::string& e
             e.message;
     return std::nullopt;
   }
-  if (!doc.has_root || !doc.root.is_map()) return ProjectConfig{path, fs::path(path).parent_path().generic_string()};
+  if (!doc.has_root || !doc.root.is_map()) {
+    ProjectConfig empty;
+    empty.path = path;
+    empty.base_dir = fs::path(path).parent_path().generic_string();
+    return empty;
+  }
   const bool pyproject = fs::path(path).filename() == "pyproject.toml";
   if (pyproject) {
     const parse::Node* tool = doc.root.find("tool");

@@ -312,6 +312,40 @@ RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
     const bool makefile = name == "Makefile" || name == "makefile" || name == "GNUmakefile";
     commands.emplace_back(d, model::find_launch_commands(*d->source, makefile));
   }
+  // Launches declared in the project config ([[launch]]): a command string is read as shell in place (the rest
+  // of the file blanked, so positions stay those of the config file), a file list as `accelerate launch`.
+  std::vector<std::unique_ptr<source::SourceFile>> declared_sources;
+  for (const DeclaredLaunch& dl : options.declared_launches) {
+    const model::Document* cfg = find_or_load({dl.config_path});
+    if (cfg == nullptr) continue;
+    std::vector<model::LaunchCommand> cmds;
+    if (!dl.command.empty() && dl.command_end > dl.command_begin && dl.command_end <= cfg->source->text().size()) {
+      std::string blanked = cfg->source->text();
+      for (std::size_t k = 0; k < blanked.size(); ++k) {
+        if ((k < dl.command_begin || k >= dl.command_end) && blanked[k] != '\n' && blanked[k] != '\r') blanked[k] = ' ';
+      }
+      declared_sources.push_back(std::make_unique<source::SourceFile>(cfg->path(), std::move(blanked)));
+      cmds = model::find_launch_commands(*declared_sources.back(), false);
+    } else if (!dl.files.empty()) {
+      model::LaunchCommand lc;
+      lc.tool = model::LaunchTool::AccelerateLaunch;
+      for (const std::string& f : dl.files) {
+        const auto ext = fs::path(f).extension().string();
+        model::Word w{f, true, {}};
+        if (ext == ".py") {
+          lc.script = w;
+        } else {
+          model::Flag flag;
+          flag.name = "config_file";
+          flag.value = w;
+          lc.flags.push_back(flag);
+        }
+      }
+      if (!lc.script) lc.tool = model::LaunchTool::AccelerateLaunch;
+      cmds.push_back(std::move(lc));
+    }
+    if (!cmds.empty()) commands.emplace_back(cfg, std::move(cmds));
+  }
   std::vector<model::Launch> bound;
   for (const auto& [doc, cmds] : commands) {
     for (const model::LaunchCommand& cmd : cmds) {

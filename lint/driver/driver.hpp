@@ -33,8 +33,11 @@ struct PerFileIgnore {
 struct DeclaredLaunch {
   std::string name;
   std::string command;             ///< a launch command line, resolved like one in a script
-  std::vector<std::string> files;  ///< or the files of the launch
+  std::vector<std::string> files;  ///< or the files of the launch (an accelerate config and/or a script)
   std::string base_dir;
+  std::string config_path;         ///< the project config it is declared in (findings point into it)
+  std::size_t command_begin = 0;   ///< byte range of the command string's contents in that file
+  std::size_t command_end = 0;
 };
 
 struct RunOptions {

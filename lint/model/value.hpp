@@ -14,6 +14,8 @@ namespace lint::model {
 /// Unknown means "not statically known": rules stay silent on it.
 enum class ValueKind : std::uint8_t { Unknown, None, Bool, Int, Float, String, Enum, List, Dict, Object };
 
+struct Field;
+
 struct Value {
   ValueKind kind = ValueKind::Unknown;
   bool boolean = false;
@@ -25,7 +27,7 @@ struct Value {
   /// Enum: the enum class as written or resolved (`ShardingStrategy`).
   std::string qualifier;
   std::vector<Value> items;                          ///< List
-  std::vector<std::pair<std::string, Value>> fields; ///< Dict (string keys, in order, duplicates kept)
+  std::vector<Field> fields;                         ///< Dict (string keys, in order, duplicates kept)
   source::Region region;                             ///< where the value is written
 
   [[nodiscard]] bool known() const { return kind != ValueKind::Unknown; }
@@ -40,6 +42,13 @@ struct Value {
 
   /// A short form for messages: `SHARD_GRAD_OP`, `true`, `'full_shard auto_wrap'`, `2`.
   [[nodiscard]] std::string display() const;
+};
+
+/// One key of a Dict value (a struct rather than std::pair: pair needs a complete Value, which clang enforces).
+struct Field {
+  std::string key;
+  Value value;
+  Field(std::string k, Value v) : key(std::move(k)), value(std::move(v)) {}
 };
 
 /// accelerate's `str_to_bool` truth table (y, yes, t, true, on, 1 / n, no, f, false, off, 0; any case).

@@ -50,8 +50,8 @@ void json_value(std::ostream& out, const model::Value& v) {
       out << '{';
       for (std::size_t i = 0; i < v.fields.size(); ++i) {
         if (i) out << ", ";
-        out << '"' << json_escape(v.fields[i].first) << "\": ";
-        json_value(out, v.fields[i].second);
+        out << '"' << json_escape(v.fields[i].key) << "\": ";
+        json_value(out, v.fields[i].value);
       }
       out << '}';
       return;
