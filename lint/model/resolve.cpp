@@ -840,7 +840,9 @@ CheckpointingState activation_checkpointing(const Launch& launch) {
   const bool torch_level = enabled != nullptr && enabled->decided_by != nullptr &&
                            (enabled->decided_by->origin == Origin::TorchCall ||
                             enabled->decided_by->origin == Origin::LightningStrategy ||
-                            enabled->decided_by->origin == Origin::TorchtitanConfig);
+                            enabled->decided_by->origin == Origin::TorchtitanConfig ||
+                            // axolotl writes FSDP_ACTIVATION_CHECKPOINTING only from its own fsdp_config.
+                            enabled->decided_by->origin == Origin::AxolotlConfig);
   // absent_is_unknown: no assignment at all means "whatever the launcher exports" rather than "off".
   auto consider = [&](std::string_view key, bool absent_is_unknown) {
     const Effective* e = launch.get(key);
