@@ -312,6 +312,60 @@ RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
     const bool makefile = name == "Makefile" || name == "makefile" || name == "GNUmakefile";
     commands.emplace_back(d, model::find_launch_commands(*d->source, makefile));
   }
+  // CI workflow steps (GitHub Actions `run:`, GitLab CI `script:`): each shell string is read in place, the rest of
+  // the file blanked, so positions stay those of the workflow file.
+  std::vector<std::unique_ptr<source::SourceFile>> ci_sources;
+  for (std::size_t i = 0; i < loaded; ++i) {
+    const model::Document* d = result.documents[i].get();
+    if (d->format != parse::Format::Yaml || d->root_map() == nullptr) continue;
+    const std::string& path = d->path();
+    const bool github = path.find(".github/workflows/") != std::string::npos;
+    const bool gitlab = fs::path(path).filename() == ".gitlab-ci.yml";
+    if (!github && !gitlab) continue;
+    const std::string& text = d->source->text();
+    std::string blanked(text.size(), ' ');
+    for (std::size_t k = 0; k < text.size(); ++k) {
+      if (text[k] == '\n' || text[k] == '\r') blanked[k] = text[k];
+    }
+    bool any = false;
+    auto keep = [&](const parse::Node& n) {
+      if (n.kind != parse::NodeKind::String) return;
+      std::size_t b = n.region.begin_byte;
+      std::size_t e = std::min(n.region.end_byte, text.size());
+      if (b < e && (text[b] == '|' || text[b] == '>')) {
+        while (b < e && text[b] != '\n') ++b;  // block scalar header
+      } else if (b < e && (text[b] == '"' || text[b] == '\'')) {
+        ++b;
+        if (e > b) --e;
+      }
+      if (n.text.find("accelerate") == std::string::npos && n.text.find("torchrun") == std::string::npos &&
+          n.text.find("deepspeed") == std::string::npos && n.text.find("run_train.sh") == std::string::npos &&
+          n.text.find("python") == std::string::npos)
+        return;
+      for (std::size_t k = b; k < e; ++k) blanked[k] = text[k];
+      any = true;
+    };
+    std::vector<const parse::Node*> stack{d->root_map()};
+    while (!stack.empty()) {
+      const parse::Node* n = stack.back();
+      stack.pop_back();
+      for (const parse::Entry& e : n->entries) {
+        const bool step = (github && e.key.text == "run") || (gitlab && e.key.text == "script");
+        if (step && e.value.kind == parse::NodeKind::String) keep(e.value);
+        else if (step && e.value.kind == parse::NodeKind::Sequence) {
+          for (const parse::Node& it : e.value.items) keep(it);
+        } else {
+          stack.push_back(&e.value);
+        }
+      }
+      for (const parse::Node& it : n->items) stack.push_back(&it);
+    }
+    if (!any) continue;
+    ci_sources.push_back(std::make_unique<source::SourceFile>(path, std::move(blanked)));
+    auto cmds = model::find_launch_commands(*ci_sources.back(), false);
+    if (!cmds.empty()) commands.emplace_back(d, std::move(cmds));
+  }
+
   // Launches declared in the project config ([[launch]]): a command string is read as shell in place (the rest
   // of the file blanked, so positions stay those of the config file), a file list as `accelerate launch`.
   std::vector<std::unique_ptr<source::SourceFile>> declared_sources;
