@@ -947,7 +947,12 @@ std::string join_path(const std::string& base, const std::string& p) {
 std::vector<std::string> candidates(const Document& script_doc, const Word& w) {
   if (!w.known || w.text.empty()) return {};
   std::vector<std::string> out;
-  const std::string dir = std::filesystem::path(script_doc.path()).parent_path().generic_string();
+  std::string dir = std::filesystem::path(script_doc.path()).parent_path().generic_string();
+  // A CI workflow's steps run from the repository root, the folder holding .github/.
+  if (const auto at = script_doc.path().find(".github/workflows/"); at != std::string::npos) {
+    dir = script_doc.path().substr(0, at);
+    if (!dir.empty() && dir.back() == '/') dir.pop_back();
+  }
   out.push_back(join_path(dir, w.text));
   const std::string plain = join_path("", w.text);
   if (plain != out.front()) out.push_back(plain);
