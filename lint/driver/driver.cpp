@@ -417,6 +417,19 @@ RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
       in.deepspeed = pick(refs.deepspeed, model::DocKind::DeepSpeedConfig);
       in.torchtitan = pick(refs.torchtitan, model::DocKind::TorchtitanConfig);
       in.axolotl = pick(refs.axolotl, model::DocKind::AxolotlConfig);
+      in.llamafactory = pick(refs.llamafactory, model::DocKind::LlamaFactoryConfig);
+      if (in.llamafactory != nullptr && in.deepspeed == nullptr && in.llamafactory->root_map() != nullptr) {
+        // The YAML's own `deepspeed:` path, relative to where llamafactory-cli runs.
+        if (const parse::Node* ds = in.llamafactory->root_map()->find("deepspeed");
+            ds != nullptr && ds->kind == parse::NodeKind::String) {
+          model::Word w{ds->text, true, ds->region};
+          std::vector<std::string> c;
+          const std::string dir = fs::path(doc->path()).parent_path().generic_string();
+          c.push_back((fs::path(dir.empty() ? "." : dir) / ds->text).lexically_normal().generic_string());
+          c.push_back(fs::path(ds->text).lexically_normal().generic_string());
+          in.deepspeed = pick(c, model::DocKind::DeepSpeedConfig);
+        }
+      }
       bound.push_back(model::resolve_bound(in));
     }
   }

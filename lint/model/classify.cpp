@@ -85,6 +85,9 @@ DocKind classify_config(const parse::ConfigDocument& doc, parse::Format format) 
   switch (format) {
     case parse::Format::Yaml:
       if (looks_axolotl(m)) return DocKind::AxolotlConfig;
+      // LLaMA-Factory: HfArgumentParser fields in YAML (model_name_or_path, stage, finetuning_type, ...).
+      if (has(m, "model_name_or_path") && (has(m, "stage") || has(m, "finetuning_type")))
+        return DocKind::LlamaFactoryConfig;
       if (looks_accelerate(m)) return DocKind::AccelerateConfig;
       return DocKind::Unknown;
     case parse::Format::Json:

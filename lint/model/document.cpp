@@ -14,6 +14,8 @@ std::string_view to_string(DocKind kind) {
       return "DeepSpeed config";
     case DocKind::TorchtitanConfig:
       return "torchtitan config";
+    case DocKind::LlamaFactoryConfig:
+      return "LLaMA-Factory config";
     case DocKind::AxolotlConfig:
       return "axolotl config";
     case DocKind::PythonScript:

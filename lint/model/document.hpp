@@ -19,6 +19,7 @@ enum class DocKind : std::uint8_t {
   DeepSpeedConfig,    ///< DeepSpeed JSON
   TorchtitanConfig,   ///< torchtitan job TOML (v0.2.x)
   AxolotlConfig,      ///< axolotl-style YAML
+  LlamaFactoryConfig, ///< LLaMA-Factory training YAML (`llamafactory-cli train x.yaml`)
   PythonScript,       ///< a Python training script
   LaunchScript,       ///< a shell script / Makefile with launch commands
 };

@@ -1229,8 +1229,10 @@ FileRefs referenced_files(const Document& script_doc, const LaunchCommand& cmd) 
   };
   if (const Flag* f = find_flag(cmd, "config_file"); f != nullptr && f->value) add(refs.accelerate_config, *f->value);
   if (cmd.script) {
-    if (cmd.tool == LaunchTool::Axolotl || cmd.tool == LaunchTool::LlamaFactory) {
+    if (cmd.tool == LaunchTool::Axolotl) {
       add(refs.axolotl, *cmd.script);
+    } else if (cmd.tool == LaunchTool::LlamaFactory) {
+      add(refs.llamafactory, *cmd.script);
     } else if (cmd.module) {
       if (cmd.script->text == "axolotl.cli.train" && !cmd.script_args.empty()) {
         add(refs.axolotl, cmd.script_args.front());
@@ -1268,7 +1270,7 @@ Launch resolve_bound(const BoundInputs& in) {
   l.command_region = cmd.region;
   l.name = in.script_doc->path() + ":" + std::to_string(cmd.region.begin.line);
   for (const Document* d : {in.script_doc, in.accelerate_config, in.python, in.trainer_fsdp_config, in.deepspeed,
-                            in.torchtitan, in.axolotl}) {
+                            in.torchtitan, in.axolotl, in.llamafactory}) {
     if (d != nullptr) l.documents.push_back(d);
   }
   const PythonFacts* py = in.python != nullptr && in.python->python ? &*in.python->python : nullptr;
@@ -1431,9 +1433,28 @@ Launch resolve_bound(const BoundInputs& in) {
       break;
     }
     case LaunchTool::Axolotl:
-    case LaunchTool::LlamaFactory:
       if (in.axolotl != nullptr) collect_axolotl(*in.axolotl, l);
       break;
+    case LaunchTool::LlamaFactory: {
+      // llamafactory-cli starts torchrun with NPROC_PER_NODE processes on each of NNODES nodes; without an
+      // explicit NPROC_PER_NODE the count is the visible GPUs, unknown here.
+      auto np = cmd.env.find("NPROC_PER_NODE");
+      auto nn = cmd.env.find("NNODES");
+      const auto per = np != cmd.env.end() ? int_of(&np->second) : std::nullopt;
+      const auto nodes = nn != cmd.env.end() ? int_of(&nn->second) : std::optional<std::int64_t>(1);
+      if (per && nodes) {
+        Setting s;
+        s.key = std::string(keys::kWorldSize);
+        s.value = Value::of_int(*per * *nodes, np->second.region);
+        s.path = in.script_doc->path();
+        s.region = np->second.region;
+        s.origin = Origin::Environment;
+        s.spelled = "NPROC_PER_NODE";
+        l.add(std::move(s));
+      }
+      decide_with_default(l, keys::kWorldSize, std::nullopt, "NPROC_PER_NODE is not set: all visible GPUs");
+      break;
+    }
   }
   // Checkpointing switches of the script.
   for (std::string_view key : {keys::kGradientCheckpointing, keys::kModelGradientCheckpointing,

@@ -21,11 +21,13 @@ struct BoundInputs {
   const Document* deepspeed = nullptr;
   const Document* torchtitan = nullptr;
   const Document* axolotl = nullptr;
+  const Document* llamafactory = nullptr;
 };
 
 /// Paths a launch command refers to, relative to the working directory, in the order they are tried.
 struct FileRefs {
-  std::vector<std::string> accelerate_config, script, trainer_fsdp_config, deepspeed, torchtitan, axolotl;
+  std::vector<std::string> accelerate_config, script, trainer_fsdp_config, deepspeed, torchtitan, axolotl,
+      llamafactory;
 };
 FileRefs referenced_files(const Document& script_doc, const LaunchCommand& command);
 
