@@ -1,6 +1,7 @@
 // Small helpers shared by rules (not a rule itself).
 #pragma once
 
+#include <charconv>
 #include <functional>
 #include <string>
 
@@ -71,6 +72,17 @@ inline bool python_truthy(const model::Value& v) {
     default:
       return true;
   }
+}
+
+/// An integer 0 as accelerate reads `min_num_params` (`int(...)` of the value, dataclasses.py:1921-1922): SIZE_BASED_WRAP
+/// then wraps nothing.
+inline bool min_num_params_is_zero(const model::Value& v) {
+  if (v.kind == model::ValueKind::Int) return v.integer == 0;
+  if (v.kind != model::ValueKind::String) return false;
+  std::int64_t n = 1;
+  const char* end = v.text.data() + v.text.size();
+  const auto [ptr, ec] = std::from_chars(v.text.data(), end, n);
+  return ec == std::errc{} && ptr == end && n == 0;
 }
 
 }  // namespace lint::rules

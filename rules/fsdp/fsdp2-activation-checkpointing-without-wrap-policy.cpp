@@ -9,15 +9,6 @@ namespace {
 
 using model::ValueKind;
 
-/// An integer 0 as accelerate reads `min_num_params` (`int(...)` of the value, dataclasses.py:1921-1922).
-bool is_zero(const model::Value& v) {
-  if (v.kind == ValueKind::Int) return v.integer == 0;
-  if (v.kind != ValueKind::String) return false;
-  std::int64_t n = 1;
-  const char* end = v.text.data() + v.text.size();
-  const auto [ptr, ec] = std::from_chars(v.text.data(), end, n);
-  return ec == std::errc{} && ptr == end && n == 0;
-}
 
 class Fsdp2ActivationCheckpointingWithoutWrapPolicy final : public rule::Rule {
  public:
@@ -31,7 +22,7 @@ class Fsdp2ActivationCheckpointingWithoutWrapPolicy final : public rule::Rule {
     const model::Value& policy = l.value(model::keys::kAutoWrapPolicy);
     if (policy.kind != ValueKind::String) return;
     const bool no_wrap = policy.text == "NO_WRAP";
-    const bool size_zero = policy.text == "SIZE_BASED_WRAP" && is_zero(l.value(model::keys::kMinNumParams));
+    const bool size_zero = policy.text == "SIZE_BASED_WRAP" && min_num_params_is_zero(l.value(model::keys::kMinNumParams));
     if (!no_wrap && !size_zero) return;
 
     const model::Setting* policy_site = written_site(l, model::keys::kAutoWrapPolicy);

@@ -12,15 +12,6 @@ namespace {
 
 using model::ValueKind;
 
-/// An integer 0 as accelerate reads `min_num_params` (`int(...)` of the value, dataclasses.py:1921-1922).
-bool is_zero(const model::Value& v) {
-  if (v.kind == ValueKind::Int) return v.integer == 0;
-  if (v.kind != ValueKind::String) return false;
-  std::int64_t n = 1;
-  const char* end = v.text.data() + v.text.size();
-  const auto [ptr, ec] = std::from_chars(v.text.data(), end, n);
-  return ec == std::errc{} && ptr == end && n == 0;
-}
 
 /// The script wraps submodules itself: several FSDP calls (one per layer), an `auto_wrap_policy=` object given to
 /// torch, or PEFT's `fsdp_auto_wrap_policy`.
@@ -59,7 +50,7 @@ class NoAutoWrapPolicy final : public rule::Rule {
     const model::Value& policy = l.value(model::keys::kAutoWrapPolicy);
     if (policy.kind != ValueKind::String) return;
     const bool no_wrap = policy.text == "NO_WRAP";
-    const bool size_zero = policy.text == "SIZE_BASED_WRAP" && is_zero(l.value(model::keys::kMinNumParams));
+    const bool size_zero = policy.text == "SIZE_BASED_WRAP" && min_num_params_is_zero(l.value(model::keys::kMinNumParams));
     if (!no_wrap && !size_zero) return;
     if (script_wraps_itself(l)) return;
 
