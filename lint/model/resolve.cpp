@@ -1305,6 +1305,8 @@ Launch resolve_bound(const BoundInputs& in) {
       if (in.accelerate_config != nullptr) collect_accelerate_config(*in.accelerate_config, l, launcher_fsdp);
       collect_launch_flags(*in.script_doc, cmd, l);
       collect_script();
+      // `accelerate launch -m axolotl.cli.train cfg.yml`: axolotl builds the Trainer from its YAML.
+      if (in.axolotl != nullptr) collect_axolotl(*in.axolotl, l);
       // A plugin passed to Accelerator (the Trainer's own, or the script's) turns FSDP on in the process whatever
       // the launcher chose (accelerator.py:393-396).
       for (const Setting* s : l.assignments(keys::kFsdpEnabled)) {
