@@ -25,7 +25,11 @@ class ShardGradOpWithoutActivationCheckpointing final : public rule::Rule {
                           "; 15.5 vs 3.8 GiB with checkpointing). Use " +
                           std::string(v2 ? "`reshard_after_forward: true`" : "FULL_SHARD") +
                           " or enable activation checkpointing.";
-    ctx.report(site->path, site->region, std::move(message), {}, std::nullopt, std::string(site->key));
+    std::vector<rule::RelatedLocation> related;
+    if (!l.per_file && l.command_document != nullptr && l.command_document->path() != site->path)
+      related.push_back({l.command_document->path(), l.command_region, "The launch this configuration belongs to."});
+    ctx.report(site->path, site->region, std::move(message), std::move(related), std::nullopt,
+               std::string(site->key));
   }
 };
 
