@@ -22,7 +22,8 @@ command = "accelerate launch --config_file fsdp.yaml train.py --output_dir o --g
 T
 out=$("$bin" --format concise . 2>&1)
 if grep -q FSDP001 <<<"$out"; then echo "FAIL: declared command with checkpointing still reports FSDP001"; echo "$out"; fail=1; else echo "ok   declared command silences FSDP001"; fi
-"$bin" explain --format json . | grep -q '"per_file": false' || { echo "FAIL: no bound launch in explain"; fail=1; }
+explained=$("$bin" explain --format json .)
+grep -q '"per_file": false' <<<"$explained" || { echo "FAIL: no bound launch in explain"; fail=1; }
 # 2. Without checkpointing the finding is back, and a launch flag in the declared command points into launchlint.toml.
 cat > launchlint.toml <<'T'
 [[launch]]
