@@ -152,6 +152,14 @@ int print_rule(const lint::rule::RuleTable& table, const Cli& cli) {
   return rc;
 }
 
+/// Where the project config search starts: the first path's folder (the working directory by default).
+fs::path config_search_start(const std::vector<std::string>& paths) {
+  if (paths.empty()) return fs::path(".");
+  const fs::path first(paths.front());
+  if (fs::is_directory(first)) return first;
+  return first.has_parent_path() ? first.parent_path() : fs::path(".");
+}
+
 bool use_color(const std::string& when, const std::string& output_path) {
   if (when == "always") return true;
   if (when == "never") return false;
@@ -301,11 +309,7 @@ int main(int argc, char** argv) {
       project = lint::config::load_config(cli.config, error);
       if (!project && error.empty()) error = cli.config + ": no [tool.launchlint] table";
     } else {
-      std::string start = ".";
-      if (!cli.paths.empty() && fs::is_directory(cli.paths.front())) start = cli.paths.front();
-      else if (!cli.paths.empty()) start = fs::path(cli.paths.front()).parent_path().string();
-      if (start.empty()) start = ".";
-      project = lint::config::discover_config(start, error);
+      project = lint::config::discover_config(config_search_start(cli.paths).string(), error);
     }
     if (!error.empty()) {
       std::cerr << "launchlint: configuration error: " << error << "\n";
