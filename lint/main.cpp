@@ -179,9 +179,8 @@ int main(int argc, char** argv) {
     cli.command = args[0];
     i = 1;
   }
-  auto need = [&](const std::string& opt) -> std::optional<std::string> {
+  auto need = [&]() -> std::optional<std::string> {
     if (i + 1 >= args.size()) return std::nullopt;
-    (void)opt;
     return args[++i];
   };
   for (; i < args.size(); ++i) {
@@ -195,7 +194,7 @@ int main(int argc, char** argv) {
     }
     auto value = [&]() -> std::optional<std::string> {
       if (has_inline) return inline_value;
-      return need(a);
+      return need();
     };
     if (a == "-h" || a == "--help") {
       std::cout << kHelp;
@@ -235,7 +234,7 @@ int main(int argc, char** argv) {
       if (!v) return usage_error("--extend-select needs codes");
       for (auto& c : split_codes(*v)) cli.extend_select.push_back(c);
     } else if (a == "--severity") {
-      auto v = need(a);
+      auto v = need();
       if (!v || v->find('=') == std::string::npos) return usage_error("--severity needs CODE=LEVEL");
       auto sev = lint::rule::parse_severity(v->substr(v->find('=') + 1));
       if (!sev) return usage_error("--severity level must be error, warning or info");

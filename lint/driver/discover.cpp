@@ -145,7 +145,6 @@ void walk(const fs::path& root, const std::vector<std::string>& exclude, bool re
   while (!stack.empty()) {
     const fs::path dir = stack.back();
     stack.pop_back();
-    const std::string dir_rel = rel_string(dir);
     if (respect_gitignore && fs::is_regular_file(dir / ".gitignore", ec)) {
       IgnoreSet s;
       s.base = dir == root ? "" : rel_string(dir.lexically_relative(root));
@@ -181,7 +180,6 @@ void walk(const fs::path& root, const std::vector<std::string>& exclude, bool re
       }
     }
     for (auto rit = subdirs.rbegin(); rit != subdirs.rend(); ++rit) stack.push_back(*rit);
-    (void)dir_rel;
   }
 }
 

@@ -258,11 +258,6 @@ std::unique_ptr<model::Document> read_document(const std::string& path, bool exp
   return load_document(path, std::move(text), explicitly_named);
 }
 
-std::string relative_to_config(const std::string& path, const std::string& base) {
-  if (base.empty() || base == ".") return path;
-  const std::string rel = fs::path(path).lexically_relative(base).generic_string();
-  return rel.empty() ? path : rel;
-}
 
 }  // namespace
 
@@ -536,7 +531,6 @@ RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
   }
   std::sort(all.begin(), all.end());
   result.diagnostics = std::move(all);
-  (void)relative_to_config;
   return result;
 }
 

@@ -53,7 +53,6 @@ bool code_matches(std::string_view pattern, std::string_view code) {
 
 std::vector<Suppression> find_suppressions(const source::SourceFile& file, bool json) {
   std::vector<Suppression> out;
-  const std::string& text = file.text();
   for (std::uint32_t line = 1; line <= file.line_count(); ++line) {
     const std::string_view lt = file.line_text(line);
     const std::size_t line_start = file.line_start(line);
@@ -118,7 +117,6 @@ std::vector<Suppression> find_suppressions(const source::SourceFile& file, bool 
       s.used.assign(s.codes.size(), false);
       out.push_back(std::move(s));
     }
-    (void)text;
   }
   return out;
 }
