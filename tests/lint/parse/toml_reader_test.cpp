@@ -5,6 +5,7 @@
 #include <string>
 
 #include "lint/parse/readers.hpp"
+#include "tests/support/reader_test_support.hpp"
 
 using lint::parse::ConfigDocument;
 using lint::parse::Node;
@@ -12,25 +13,13 @@ using lint::parse::NodeKind;
 
 namespace {
 
-// CPU time, not wall time: the machines that run the tests are often busy.
-double cpu_seconds_since(std::clock_t start) {
-  return static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
-}
+using lint::testing::cpu_seconds_since;
+using lint::testing::span;
+using lint::testing::where;
 
 ConfigDocument load(const std::string& text) {
   const lint::source::SourceFile file("job.toml", text);
   return lint::parse::read_toml(file);
-}
-
-std::string span(const lint::source::Region& r) {
-  return std::to_string(r.begin.line) + ":" + std::to_string(r.begin.column) + "-" + std::to_string(r.end.line) + ":" +
-         std::to_string(r.end.column);
-}
-
-std::string where(const ConfigDocument& doc) {
-  REQUIRE(doc.errors.size() == 1);
-  const auto& p = doc.errors[0].region.begin;
-  return std::to_string(p.line) + ":" + std::to_string(p.column);
 }
 
 }  // namespace
