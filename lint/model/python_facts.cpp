@@ -1,5 +1,7 @@
 #include "lint/model/python_facts.hpp"
 
+#include "lint/parse/reader_support.hpp"
+
 #include <tree_sitter/api.h>
 
 #include <algorithm>
@@ -334,21 +336,7 @@ class Positions {
 void append_utf8(std::string& out, std::uint32_t cp) {
   // Python strings may hold lone surrogates; they have no UTF-8 form, so they become U+FFFD.
   if (cp > 0x10FFFFU || (cp >= 0xD800U && cp <= 0xDFFFU)) cp = 0xFFFDU;
-  if (cp < 0x80U) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800U) {
-    out += static_cast<char>(0xC0U | (cp >> 6U));
-    out += static_cast<char>(0x80U | (cp & 0x3FU));
-  } else if (cp < 0x10000U) {
-    out += static_cast<char>(0xE0U | (cp >> 12U));
-    out += static_cast<char>(0x80U | ((cp >> 6U) & 0x3FU));
-    out += static_cast<char>(0x80U | (cp & 0x3FU));
-  } else {
-    out += static_cast<char>(0xF0U | (cp >> 18U));
-    out += static_cast<char>(0x80U | ((cp >> 12U) & 0x3FU));
-    out += static_cast<char>(0x80U | ((cp >> 6U) & 0x3FU));
-    out += static_cast<char>(0x80U | (cp & 0x3FU));
-  }
+  parse::detail::append_utf8(out, cp);
 }
 
 int hex_digit(char c) {
