@@ -62,48 +62,6 @@ parse::Format format_of(const std::string& path, std::string_view text) {
   return parse::Format::Other;
 }
 
-/// CPython's tokenizer refuses more than 200 nested brackets ("too many nested parentheses"); deeper input is
-/// rejected before tree-sitter sees it (Debian's runtime 0.20.7 corrupts its heap freeing such trees).
-constexpr std::size_t kMaxPythonBracketDepth = 200;
-
-std::optional<std::size_t> python_bracket_overflow(std::string_view t) {
-  std::size_t depth = 0;
-  std::size_t i = 0;
-  const std::size_t n = t.size();
-  while (i < n) {
-    const char c = t[i];
-    if (c == '#') {
-      while (i < n && t[i] != '\n') ++i;
-      continue;
-    }
-    if (c == '\'' || c == '"') {
-      const bool triple = i + 2 < n && t[i + 1] == c && t[i + 2] == c;
-      const std::size_t quote_len = triple ? 3 : 1;
-      i += quote_len;
-      while (i < n) {
-        if (t[i] == '\\') {
-          i += 2;
-          continue;
-        }
-        if (!triple && t[i] == '\n') break;
-        if (t[i] == c && (!triple || (i + 2 < n && t[i + 1] == c && t[i + 2] == c))) {
-          i += quote_len;
-          break;
-        }
-        ++i;
-      }
-      continue;
-    }
-    if (c == '(' || c == '[' || c == '{') {
-      if (++depth > kMaxPythonBracketDepth) return i;
-    } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
-    ++i;
-  }
-  return std::nullopt;
-}
-
 bool shell_may_matter(std::string_view text) {
   for (std::string_view n : {"accelerate", "torchrun", "torch.distributed.run", "deepspeed", "run_train.sh",
                              "CONFIG_FILE", "axolotl", "llamafactory-cli", ".py"}) {
@@ -209,12 +167,6 @@ std::unique_ptr<model::Document> load_document(std::string path, std::string tex
       if (!explicitly_named && !model::python_may_matter(t)) break;
       doc->kind = model::DocKind::PythonScript;
       doc->report_parse_errors = true;
-      if (const auto at = python_bracket_overflow(t)) {
-        doc->python.emplace();
-        doc->python->syntax_errors.push_back(
-            {doc->source->region(*at, *at + 1), "too many nested parentheses (CPython refuses more than 200 levels)"});
-        break;
-      }
       const parse::PythonTree tree = parse::PythonTree::parse(*doc->source);
       doc->python = model::extract_python_facts(*doc->source, tree);
       doc->kind = model::DocKind::PythonScript;
