@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# Fetches one pinned grammar package from the npm registry, checks its integrity against the manifest and
-# unpacks its generated C sources into DEST/NAME. Usage: fetch.sh NAME DEST [CACHE_DIR]
+# Fetches one pinned package of grammars/manifest.txt (the tree-sitter runtime or a grammar) from the npm registry,
+# checks its integrity against the manifest and unpacks `src/` (and `include/` where present) of the folder the
+# manifest names (`.` for a grammar's generated C, `vendor/tree-sitter/lib` for the runtime's C library) into
+# DEST/NAME.
+# Usage: fetch.sh NAME DEST [CACHE_DIR]
 set -euo pipefail
 name=$1 dest=$2 cache=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
-read -r _ version integrity < <(grep -E "^${name}[[:space:]]" "$here/manifest.txt")
-[ -n "${integrity:-}" ] || { echo "fetch.sh: $name is not in grammars/manifest.txt" >&2; exit 2; }
+read -r _ version integrity subdir < <(grep -E "^${name}[[:space:]]" "$here/manifest.txt")
+[ -n "${integrity:-}" ] && [ -n "${subdir:-}" ] || { echo "fetch.sh: $name is not in grammars/manifest.txt" >&2; exit 2; }
 out="$dest/$name"
 stamp="$out/.integrity"
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$integrity" ] && [ -f "$out/src/parser.c" ]; then exit 0; fi
+marker="$out/src/parser.c"
+[ "$subdir" = . ] || marker="$out/src/lib.c"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$integrity" ] && [ -f "$marker" ]; then exit 0; fi
 
 tgz=""
 if [ -n "$cache" ] && [ -f "$cache/$name-$version.tgz" ]; then tgz="$cache/$name-$version.tgz"; fi
@@ -27,5 +32,12 @@ if [ "$actual" != "$expected" ]; then
 fi
 if [ -n "$cache" ] && [ "$tgz" != "$cache/$name-$version.tgz" ]; then mkdir -p "$cache" && cp "$tgz" "$cache/"; fi
 rm -rf "$out" && mkdir -p "$out"
-tar -xzf "$tgz" -C "$out" --strip-components=1 package/src package/LICENSE 2>/dev/null || tar -xzf "$tgz" -C "$out" --strip-components=1 package/src
+root=package
+[ "$subdir" = . ] || root="package/$subdir"
+strip=$(($(tr -cd / <<<"$root" | wc -c) + 1))
+members=("$root/src")
+if tar -tzf "$tgz" | grep "^$root/include/" >/dev/null; then members+=("$root/include"); fi
+tar -xzf "$tgz" -C "$out" --strip-components="$strip" "${members[@]}"
+tar -xzf "$tgz" -C "$out" --strip-components=1 package/LICENSE 2>/dev/null || true
+[ -f "$marker" ] || { echo "fetch.sh: $name@$version has no ${marker#"$out/"}" >&2; exit 1; }
 printf '%s' "$integrity" > "$stamp"

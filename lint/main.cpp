@@ -12,6 +12,7 @@
 
 #include "lint/config/project_config.hpp"
 #include "lint/driver/driver.hpp"
+#include "lint/parse/tree_sitter_support.hpp"
 #include "lint/report/explain.hpp"
 #include "lint/report/reporter.hpp"
 #include "rules/registry.hpp"
@@ -170,6 +171,10 @@ bool use_color(const std::string& when, const std::string& output_path) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A grammar the linked tree-sitter runtime cannot load is a build defect: say so instead of finding nothing.
+  const std::vector<std::string> abi_problems = lint::parse::grammar_abi_problems();
+  for (const std::string& p : abi_problems) std::cerr << "launchlint: error: " << p << "\n";
+  if (!abi_problems.empty()) return kExitError;
   const lint::rule::RuleTable& table = lint::rules::rule_table();
   Cli cli;
   std::vector<std::string> args(argv + 1, argv + argc);

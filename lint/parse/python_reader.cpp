@@ -1,11 +1,12 @@
 #include "lint/parse/python_reader.hpp"
 
+#include "lint/parse/tree_sitter_support.hpp"
+
 #include <tree_sitter/api.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <ctime>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -15,8 +16,6 @@
 #include <utility>
 #include <vector>
 
-// The pinned tree-sitter-python grammar (grammars/manifest.txt), compiled from its generated C.
-extern "C" const TSLanguage* tree_sitter_python(void);
 
 namespace lint::parse {
 
@@ -24,19 +23,13 @@ namespace {
 
 // ---- Limits checked before tree-sitter sees the text ----
 //
-// Debian's tree-sitter runtime (0.20.7) stores a node's child count in 16 bits (widened upstream in 0.20.8).
-// When error recovery wraps more than 65535 parse-stack entries into one ERROR node the count wraps and the
-// runtime frees a wrong pointer. The parse stack grows with constructs that cannot be reduced yet: open
-// brackets, chains of prefix operators (`not not ...`), right-associative chains (`a = b = ...`, `2 ** 2 ** ...`)
-// and the like. A cheap token scan bounds that growth first; text beyond the bounds is reported, not parsed.
-// Each bound is also one CPython enforces or cannot compile past, so no runnable script is refused.
+// CPython's own tokenizer limits, checked by a cheap token scan: text beyond them is reported, not parsed. They
+// are also depth limits for everything that walks the tree, and no runnable script exceeds them.
 
 /// CPython's tokenizer refuses more than 200 nested brackets ("too many nested parentheses").
 constexpr std::size_t kMaxBracketDepth = 200;
 /// CPython's tokenizer refuses more than 100 indentation levels.
 constexpr std::size_t kMaxIndentLevels = 100;
-/// An upper estimate of the parse-stack entries one statement can pile up, far below 65535.
-constexpr std::size_t kMaxPendingEntries = 10000;
 
 struct LimitViolation {
   std::size_t byte = 0;
@@ -44,16 +37,13 @@ struct LimitViolation {
 };
 
 /// The token scan behind the limits. It tokenizes like Python (strings with prefixes and triple quotes,
-/// f-string replacement fields, comments, continuations, brackets, indentation) and keeps, per bracket level,
-/// a count of tokens the parser cannot have reduced yet: every token, except that operands joined by a
-/// left-associative binary operator, implicitly concatenated strings and items separated by commas are
-/// reduced as they come. The estimate errs high, never low, for the constructs that grow the stack.
+/// f-string replacement fields, comments, continuations, brackets, indentation) to count bracket nesting and
+/// indentation levels.
 class LimitScanner {
  public:
   explicit LimitScanner(std::string_view text) : s_(text) {}
 
   std::optional<LimitViolation> run() {
-    levels_.push_back(0);
     frames_.push_back(Frame{Mode::Code, 0, false, 0});
     while (i_ < s_.size() && !violation_) {
       token_start_ = i_;
@@ -97,62 +87,14 @@ class LimitScanner {
     if (!violation_) violation_ = LimitViolation{token_start_, std::move(message)};
   }
 
-  std::size_t depth() const { return levels_.size() - 1; }
-
-  void add(std::size_t n) {
-    levels_.back() += n;
-    pending_ += n;
-    // Each open bracket holds a few entries of its own (the bracket, the items reduced so far).
-    if (pending_ + 4 * depth() > kMaxPendingEntries) {
-      fail("expression too deeply nested to analyse (more than " + std::to_string(kMaxPendingEntries) +
-           " unfinished tokens in one statement)");
-    }
-  }
-
-  void open_level(bool counted) {
-    if (counted) add(1);
-    levels_.push_back(0);
-    if (depth() > kMaxBracketDepth) {
+  void open_level() {
+    if (++depth_ > kMaxBracketDepth) {
       fail("too many nested parentheses (more than " + std::to_string(kMaxBracketDepth) + ")");
     }
   }
 
   void close_level() {
-    if (depth() == 0) return;  // a stray closer: a syntax error tree-sitter reports, it grows nothing
-    pending_ -= levels_.back();
-    levels_.pop_back();
-  }
-
-  void end_statement() {
-    levels_.assign(1, 0);
-    pending_ = 0;
-    operand_ = after_binop_ = prev_string_ = false;
-    at_line_start_ = true;
-  }
-
-  void separator() {
-    pending_ -= levels_.back();
-    levels_.back() = 0;
-    add(1);
-    operand_ = after_binop_ = prev_string_ = false;
-  }
-
-  void operand(bool is_string) {
-    if (!after_binop_ && !(is_string && prev_string_)) add(1);
-    operand_ = true;
-    after_binop_ = false;
-    prev_string_ = is_string;
-  }
-
-  void other() {
-    add(1);
-    operand_ = after_binop_ = prev_string_ = false;
-  }
-
-  void binop() {
-    operand_ = false;
-    after_binop_ = true;
-    prev_string_ = false;
+    if (depth_ > 0) --depth_;  // a stray closer: a syntax error tree-sitter reports
   }
 
   /// Measures the indentation of a logical line as the grammar's scanner does and keeps CPython's stack of
@@ -212,9 +154,9 @@ class LimitScanner {
       if (!triple && is_newline(c)) break;  // unterminated: the grammar stops there as well
       ++i_;
     }
-    operand(true);
   }
 
+  /// A name, keyword or number; a string prefix (`rb'`, `f"`) starts a string.
   void word() {
     const std::size_t start = i_;
     while (i_ < s_.size() && is_word(s_[i_])) ++i_;
@@ -231,92 +173,22 @@ class LimitScanner {
           prefix = false;
         }
       }
-      if (prefix) {
-        string(formatted);
-        return;
-      }
+      if (prefix) string(formatted);
     }
-    if (operand_ && (w == "and" || w == "or" || w == "in" || w == "is" || w == "not")) {
-      binop();  // `not` after an operand is `not in`
-    } else if (w == "True" || w == "False" || w == "None" || !is_keyword(w)) {
-      operand(false);
-    } else {
-      other();
-    }
-  }
-
-  static bool is_keyword(std::string_view w) {
-    static constexpr std::string_view kKeywords[] = {
-        "and",      "as",     "assert",  "async", "await", "break",  "class", "continue", "def",  "del",  "elif",
-        "else",     "except", "finally", "for",   "from",  "global", "if",    "import",   "in",   "is",   "lambda",
-        "nonlocal", "not",    "or",      "pass",  "raise", "return", "try",   "while",    "with", "yield"};
-    for (std::string_view k : kKeywords) {
-      if (k == w) return true;
-    }
-    return false;
-  }
-
-  void number() {
-    while (i_ < s_.size()) {
-      const char c = s_[i_];
-      if (is_word(c) || c == '.') {
-        ++i_;
-      } else if ((c == '+' || c == '-') && (s_[i_ - 1] == 'e' || s_[i_ - 1] == 'E')) {
-        ++i_;  // an exponent's sign (`1e-5`)
-      } else {
-        break;
-      }
-    }
-    operand(false);
-  }
-
-  /// Operators: the longest of the three-, two- and one-character spellings.
-  void op() {
-    static constexpr std::string_view kThree[] = {"**=", "//=", ">>=", "<<=", "..."};
-    static constexpr std::string_view kTwo[] = {"**", "//", "<<", ">>", "<=", ">=", "==", "!=", "->", ":=",
-                                                "+=", "-=", "*=", "/=", "%=", "@=", "&=", "|=", "^=", "<>"};
-    // Left-associative binary operators: `a + b + c` is reduced as it is read.
-    static constexpr std::string_view kBinary[] = {"+", "-", "*", "/", "//", "%",  "@",  "<<", ">>", "&",
-                                                   "|", "^", "<", ">", "<=", ">=", "==", "!=", "<>", "."};
-    std::string_view tok = s_.substr(i_, 1);
-    for (std::string_view t : kThree) {
-      if (s_.substr(i_, 3) == t) tok = t;
-    }
-    if (tok.size() == 1) {
-      for (std::string_view t : kTwo) {
-        if (s_.substr(i_, 2) == t) tok = t;
-      }
-    }
-    i_ += tok.size();
-    if (tok == "...") {
-      operand(false);
-      return;
-    }
-    if (operand_) {
-      for (std::string_view b : kBinary) {
-        if (b == tok) {
-          binop();
-          return;
-        }
-      }
-    }
-    other();
   }
 
   void code_step() {
-    Frame& f = frames_.back();
+    const Frame& f = frames_.back();
     const bool top = frames_.size() == 1;
-    if (top && at_line_start_ && depth() == 0) {
+    if (top && at_line_start_ && depth_ == 0) {
       indentation();
       if (i_ >= s_.size() || violation_) return;
       token_start_ = i_;
     }
     const char c = s_[i_];
-    if (c == ' ' || c == '\t' || c == '\f') {
-      ++i_;
-    } else if (is_newline(c)) {
+    if (is_newline(c)) {
       skip_newline();
-      if (top && depth() == 0) end_statement();
+      if (top && depth_ == 0) at_line_start_ = true;
     } else if (c == '\\' && (is_newline(at(i_ + 1)))) {
       ++i_;
       skip_newline();  // a continuation joins the lines
@@ -324,46 +196,25 @@ class LimitScanner {
       while (i_ < s_.size() && !is_newline(s_[i_])) ++i_;
     } else if (c == '"' || c == '\'') {
       string(false);
-    } else if (is_word_start(c)) {
+    } else if (is_word(c)) {
       word();
-    } else if ((c >= '0' && c <= '9') || (c == '.' && at(i_ + 1) >= '0' && at(i_ + 1) <= '9')) {
-      number();
     } else if (c == '(' || c == '[' || c == '{') {
       ++i_;
-      // A call or subscript (`f(`, `a[`) and a group right after a binary operator fold into one operand.
-      open_level(!operand_ && !after_binop_);
-      operand_ = after_binop_ = prev_string_ = false;
+      open_level();
     } else if (c == ')' || c == ']' || c == '}') {
-      if (!top && depth() == f.depth) {
-        ++i_;
-        if (c != '}') {
-          other();  // a stray closer must not close the brackets around the f-string
-          return;
-        }
+      ++i_;
+      if (!top && depth_ == f.depth) {
+        if (c != '}') return;  // a stray closer must not close the brackets around the f-string
         close_level();
         frames_.pop_back();  // the replacement field ends; back to the f-string's text
         return;
       }
-      ++i_;
       close_level();
-      operand_ = true;
-      after_binop_ = prev_string_ = false;
-    } else if (c == ',' || c == ';') {
-      ++i_;
-      if (c == ';' && top && depth() == 0) {
-        end_statement();
-        at_line_start_ = false;
-      } else {
-        separator();
-      }
-    } else if (!top && depth() == f.depth && c == ':' && at(i_ + 1) != '=') {
+    } else if (!top && depth_ == f.depth && c == ':' && at(i_ + 1) != '=') {
       ++i_;
       frames_.push_back(Frame{Mode::FormatSpec, f.quote, f.triple, f.depth});
-    } else if (std::strchr("+-*/%@&|^~<>=!.:", c) != nullptr) {
-      op();
     } else {
-      ++i_;
-      other();  // `$`, `?`, control bytes: error tokens, counted
+      ++i_;  // whitespace, operators, `;`, error bytes
     }
   }
 
@@ -377,16 +228,13 @@ class LimitScanner {
       i_ += 2;
     } else if (c == '{') {
       ++i_;
-      open_level(true);
-      frames_.push_back(Frame{Mode::Code, f.quote, f.triple, depth()});
-      operand_ = after_binop_ = prev_string_ = false;
+      open_level();
+      frames_.push_back(Frame{Mode::Code, f.quote, f.triple, depth_});
     } else if (c == f.quote && (!f.triple || (at(i_ + 1) == f.quote && at(i_ + 2) == f.quote))) {
       i_ += f.triple ? 3 : 1;
       frames_.pop_back();
-      operand(true);
     } else if (!f.triple && is_newline(c)) {
       frames_.pop_back();  // unterminated
-      operand(true);
     } else {
       ++i_;
     }
@@ -398,8 +246,8 @@ class LimitScanner {
     const char c = s_[i_];
     if (c == '{') {
       ++i_;
-      open_level(true);
-      frames_.push_back(Frame{Mode::Code, f.quote, f.triple, depth()});
+      open_level();
+      frames_.push_back(Frame{Mode::Code, f.quote, f.triple, depth_});
     } else if (c == '}') {
       ++i_;
       frames_.pop_back();  // the spec
@@ -418,13 +266,9 @@ class LimitScanner {
   std::size_t i_ = 0;
   std::size_t token_start_ = 0;  ///< where the token being read starts: the position of a violation
   std::vector<Frame> frames_;
-  std::vector<std::size_t> levels_;  ///< unreduced-token estimate per open bracket level
-  std::size_t pending_ = 0;          ///< sum of levels_
+  std::size_t depth_ = 0;  ///< open brackets
   std::vector<std::size_t> indents_{0};
   bool at_line_start_ = true;
-  bool operand_ = false;      ///< the last token ended an operand
-  bool after_binop_ = false;  ///< the last token was a left-associative binary operator
-  bool prev_string_ = false;  ///< the last operand was a string (implicit concatenation follows)
   std::optional<LimitViolation> violation_;
 };
 
@@ -441,41 +285,14 @@ std::optional<std::string> normalise_lone_cr(const std::string& text) {
   return copy;
 }
 
-/// Error recovery in this runtime is superlinear on some broken input (thousands of lines that each hold an
-/// error take minutes), so a parse gets a budget of CPU time far above the normal cost (several MB/s). CPU
-/// time, not wall time: a machine busy with other work must not make a valid file fail.
+/// Error recovery is superlinear on some broken input (thousands of lines that each hold an error), so a parse
+/// gets a budget of CPU time far above the normal cost (several MB/s). CPU time, not wall time: a machine busy
+/// with other work must not make a valid file fail.
 std::uint64_t parse_budget_ns(std::size_t bytes) {
   constexpr std::uint64_t kBase = 5'000'000'000;         // 5 s
   constexpr std::uint64_t kPerMegabyte = 2'000'000'000;  // + 2 s per MB
   return kBase + kPerMegabyte * (bytes / (1024 * 1024));
 }
-
-std::uint64_t thread_cpu_ns() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<std::uint64_t>(t.tv_sec) * 1'000'000'000U + static_cast<std::uint64_t>(t.tv_nsec);
-}
-
-/// Hands tree-sitter the text in chunks and, at each chunk, checks the CPU budget; past it, it raises the
-/// parser's cancellation flag (polled every 100 parse operations). Error recovery keeps advancing through the
-/// text, so chunks keep being asked for.
-struct BudgetedInput {
-  static constexpr std::uint32_t kChunk = 16 * 1024;
-  std::string_view text;
-  std::uint64_t deadline_ns = 0;
-  std::size_t cancel = 0;
-
-  static const char* read(void* payload, std::uint32_t byte, TSPoint /*position*/, std::uint32_t* bytes_read) {
-    auto* self = static_cast<BudgetedInput*>(payload);
-    if (thread_cpu_ns() > self->deadline_ns) self->cancel = 1;
-    if (byte >= self->text.size()) {
-      *bytes_read = 0;
-      return "";
-    }
-    *bytes_read = static_cast<std::uint32_t>(std::min<std::size_t>(kChunk, self->text.size() - byte));
-    return self->text.data() + byte;
-  }
-};
 
 /// Deletes a parser on every path out of `parse`.
 struct ParserDeleter {
@@ -581,12 +398,9 @@ PythonTree PythonTree::parse(const source::SourceFile& file) {
     return result;
   }
   const std::optional<std::string> normalised = normalise_lone_cr(text);
+  const std::string& input = normalised ? *normalised : text;
   const std::uint64_t budget = parse_budget_ns(text.size());
-  BudgetedInput input{normalised ? std::string_view(*normalised) : std::string_view(text), thread_cpu_ns() + budget};
-  ts_parser_set_cancellation_flag(parser.get(), &input.cancel);
-  // A wall-clock backstop, in case the runtime stops asking for text while it spins.
-  ts_parser_set_timeout_micros(parser.get(), 4 * budget / 1000);
-  result.tree_ = ts_parser_parse(parser.get(), nullptr, TSInput{&input, &BudgetedInput::read, TSInputEncodingUTF8});
+  result.tree_ = parse_with_budget(parser.get(), input, budget);
   if (result.tree_ == nullptr) {
     result.errors_.push_back(ParseError{file.region(0, 0), "syntax too broken to analyse: parsing stopped after " +
                                                                std::to_string(budget / 1'000'000'000) +

@@ -21,10 +21,9 @@ class PythonTree {
   PythonTree& operator=(PythonTree&&) noexcept;
   ~PythonTree();
 
-  /// Parses `file`; never fails (a hopeless file gives a tree of ERROR nodes and syntax errors). Text past the
-  /// hard limits (more than 200 nested brackets or 100 indentation levels, as CPython; a statement that would pile
-  /// up more than 10000 unreduced tokens; a parse that exceeds its CPU budget of 5 s + 2 s per MB) gives one
-  /// error and no tree: the runtime would corrupt memory or take minutes on it.
+  /// Parses `file`; never fails (a hopeless file gives a tree of ERROR nodes and syntax errors). Text past
+  /// CPython's own limits (more than 200 nested brackets or 100 indentation levels), or a parse that exceeds its
+  /// CPU budget of 5 s + 2 s per MB, gives one error and no tree.
   static PythonTree parse(const source::SourceFile& file);
 
   /// The tree; null when a limit stopped the parse (errors() then says why).
