@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "lint/parse/readers.hpp"
+#include "lint/source/read_file.hpp"
 
 namespace lint::config {
 
@@ -128,14 +129,13 @@ std::optional<ProjectConfig> interpret(const std::string& path, const parse::Nod
 }  // namespace
 
 std::optional<ProjectConfig> load_config(const std::string& path, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = path + ": cannot read configuration file";
+  // The same limits as any linted file: a FIFO, a device or a directory is refused, never read or waited on.
+  source::ReadResult read = source::read_regular_file(path, driver::kMaxFileBytes);
+  if (!read.text) {
+    error = path + ": cannot read configuration file: " + read.error;
     return std::nullopt;
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const source::SourceFile file(path, ss.str());
+  const source::SourceFile file(path, std::move(*read.text));
   const parse::ConfigDocument doc = parse::read_toml(file);
   if (!doc.errors.empty()) {
     const auto& e = doc.errors.front();

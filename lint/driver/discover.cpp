@@ -3,8 +3,10 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 
 #include "lint/driver/driver.hpp"
+#include "lint/source/read_file.hpp"
 
 namespace lint::driver {
 
@@ -60,7 +62,10 @@ struct IgnoreSet {
 
 std::vector<IgnoreRule> read_gitignore(const fs::path& file) {
   std::vector<IgnoreRule> rules;
-  std::ifstream in(file);
+  // Bounded like any input; a .gitignore that is a FIFO or a device is not read.
+  source::ReadResult read = source::read_regular_file(file.string(), kMaxFileBytes);
+  if (!read.text) return rules;
+  std::istringstream in(std::move(*read.text));
   std::string line;
   while (std::getline(in, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();

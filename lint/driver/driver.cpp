@@ -15,6 +15,7 @@
 #include "lint/model/resolve.hpp"
 #include "lint/parse/readers.hpp"
 #include "lint/rule/suppression.hpp"
+#include "lint/source/read_file.hpp"
 
 namespace lint::driver {
 
@@ -185,8 +186,6 @@ std::unique_ptr<model::Document> load_document(std::string path, std::string tex
 namespace {
 
 std::unique_ptr<model::Document> read_document(const std::string& path, bool explicitly_named) {
-  std::error_code ec;
-  const fs::path p(path);
   auto fail = [&](std::string why) {
     auto doc = std::make_unique<model::Document>();
     doc->source = std::make_shared<source::SourceFile>(path, "");
@@ -194,22 +193,53 @@ std::unique_ptr<model::Document> read_document(const std::string& path, bool exp
     doc->explicitly_named = explicitly_named;
     return doc;
   };
-  const auto status = fs::status(p, ec);
-  if (ec || !fs::exists(status)) return fail("no such file");
-  if (fs::is_directory(status)) return fail("is a directory, not a file");
-  const auto size = fs::file_size(p, ec);
-  if (ec) return fail("cannot read: " + ec.message());
-  if (size > kMaxFileBytes)
-    return fail("file is larger than the " + std::to_string(kMaxFileBytes / (1024 * 1024)) + " MiB limit");
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return fail(std::string("cannot open: ") + std::strerror(errno));
-  std::string text;
-  text.resize(static_cast<std::size_t>(size));
-  in.read(text.data(), static_cast<std::streamsize>(size));
-  text.resize(static_cast<std::size_t>(in.gcount()));
+  source::ReadResult read = source::read_regular_file(path, kMaxFileBytes);
+  if (!read.text) {
+    // The message is phrased as before for the common cases ("file is larger than the 64 MiB limit").
+    return fail(read.error.starts_with("larger") ? "file is " + read.error : read.error);
+  }
+  std::string text = std::move(*read.text);
   return load_document(path, std::move(text), explicitly_named);
 }
 
+
+}  // namespace
+
+namespace {
+
+/// Keeps the first kMaxFindingsPerRuleAndFile findings of each rule in each file (in report order) and turns
+/// the rest into one summary finding of that rule at the first one left out, so that a file of thousands of
+/// identical mistakes gives a report of bounded size. `all` is sorted.
+std::vector<rule::Diagnostic> cap_findings(std::vector<rule::Diagnostic> all) {
+  std::map<std::pair<std::string, std::string>, std::size_t> seen;
+  std::vector<rule::Diagnostic> kept;
+  std::vector<std::size_t> omitted;
+  for (rule::Diagnostic& d : all) {
+    if (d.suppressed) {
+      kept.push_back(std::move(d));
+      continue;
+    }
+    const auto key = std::make_pair(d.path, d.code);
+    const std::size_t n = ++seen[key];
+    if (n <= kMaxFindingsPerRuleAndFile) {
+      kept.push_back(std::move(d));
+    } else if (n == kMaxFindingsPerRuleAndFile + 1) {
+      d.related.clear();
+      d.setting.clear();
+      kept.push_back(std::move(d));
+      omitted.push_back(kept.size() - 1);
+    }
+  }
+  for (const std::size_t i : omitted) {
+    rule::Diagnostic& d = kept[i];
+    const std::size_t more = seen[std::make_pair(d.path, d.code)] -
+                             kMaxFindingsPerRuleAndFile;
+    d.message = std::to_string(more) + " more " + d.code + " finding" + (more == 1 ? "" : "s") +
+                " in this file, from here on, are not shown (at most " +
+                std::to_string(kMaxFindingsPerRuleAndFile) + " per rule and file).";
+  }
+  return kept;
+}
 
 }  // namespace
 
@@ -482,7 +512,7 @@ RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
               all.end());
   }
   std::sort(all.begin(), all.end());
-  result.diagnostics = std::move(all);
+  result.diagnostics = cap_findings(std::move(all));
   return result;
 }
 

@@ -64,6 +64,8 @@ struct RunResult {
 
 /// Hard limits (docs/limits.md).
 inline constexpr std::uintmax_t kMaxFileBytes = 64ULL * 1024 * 1024;
+/// Findings of one rule in one file beyond this are summarised in one finding.
+inline constexpr std::size_t kMaxFindingsPerRuleAndFile = 100;
 
 /// Runs the whole pipeline. Never throws for bad input: every problem with a file becomes a finding.
 RunResult run(const rule::RuleTable& rules, const RunOptions& options);

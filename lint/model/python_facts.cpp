@@ -50,6 +50,20 @@ namespace {
 /// whatever the input, and no real launch setting is written 64 levels deep.
 constexpr int kMaxDepth = 64;
 
+/// Values resolved from one file may hold at most this many units (a value node or a byte of its text) plus
+/// one per byte of the file; past it, what is left resolves to Unknown. Names are resolved by value, so
+/// `a1 = [a0, a0]; a2 = [a1, a1]; ...` would otherwise double with each line.
+constexpr std::uint64_t kValueBudgetBase = 250'000;
+constexpr std::uint64_t kValueBudgetPerByte = 1;
+
+/// The units a value holds: one per node, one per byte of text.
+std::uint64_t value_size(const Value& v) {
+  std::uint64_t n = 1 + v.text.size() + v.qualifier.size();
+  for (const Value& item : v.items) n += value_size(item);
+  for (const Field& f : v.fields) n += f.key.size() + value_size(f.value);
+  return n;
+}
+
 /// The grammar's symbols and fields, looked up once: comparing ids is cheaper than comparing type strings on
 /// every node of a large file.
 struct Grammar {
@@ -486,6 +500,7 @@ struct Binding {
   std::uint32_t count = 0;
   bool has_value = false;
   TSNode value{};
+  std::uint64_t cached_size = 0;  ///< value_size(cached)
   std::string import_target;     ///< qualified name, when some binding in this scope is an import
   bool import_conflict = false;  ///< two imports of different things under one name
   enum class State : std::uint8_t { Unresolved, InProgress, Done } state = State::Unresolved;
@@ -517,7 +532,11 @@ struct Pending {
 class Extractor {
  public:
   Extractor(const source::SourceFile& file, const parse::PythonTree& tree)
-      : file_(file), tree_(tree), g_(Grammar::get()), positions_(file) {}
+      : file_(file),
+        tree_(tree),
+        g_(Grammar::get()),
+        positions_(file),
+        value_budget_(kValueBudgetBase + kValueBudgetPerByte * file.text().size()) {}
 
   PythonFacts run() {
     PythonFacts facts;
@@ -868,10 +887,16 @@ class Extractor {
 
   // ---- values ----
 
+  /// Charges `units` to the file's value budget; false once it is spent.
+  bool charge(std::uint64_t units) {
+    value_spent_ += units;
+    return value_spent_ <= value_budget_;
+  }
+
   Value resolve(TSNode n, int scope, int depth) {
     if (ts_node_is_null(n)) return Value::unknown();
     const source::Region where = positions_.region(n);
-    if (depth > kMaxDepth) return Value::unknown(where);
+    if (depth > kMaxDepth || !charge(1)) return Value::unknown(where);
     const TSSymbol s = ts_node_symbol(n);
     if (s == g_.integer) return integer_value(text(n), false, where);
     if (s == g_.float_) return float_value(text(n), where);
@@ -1110,11 +1135,16 @@ class Extractor {
   Value name_value(std::string_view name, int scope, int depth, source::Region where) {
     Binding* b = lookup(name, scope);
     if (b != nullptr && b->count == 1 && b->has_value) {
-      if (b->state == Binding::State::Done) return b->cached;
+      if (b->state == Binding::State::Done) {
+        if (!charge(b->cached_size)) return Value::unknown(where);
+        return b->cached;
+      }
       if (b->state == Binding::State::InProgress) return Value::unknown(where);  // `a = b; b = a`
       b->state = Binding::State::InProgress;
       // The binding's own scope decides what names in its expression mean.
       Value v = resolve(b->value, b->scope, depth + 1);
+      b->cached_size = value_size(v);
+      if (!charge(b->cached_size)) v = Value::unknown(where);
       b->cached = v;
       b->state = Binding::State::Done;
       return v;
@@ -1275,6 +1305,8 @@ class Extractor {
   std::vector<Pending> pending_calls_;
   std::vector<Pending> pending_attributes_;
   std::map<std::string, std::string> imports_;
+  std::uint64_t value_budget_;
+  std::uint64_t value_spent_ = 0;
 };
 
 }  // namespace

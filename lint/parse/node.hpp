@@ -63,5 +63,7 @@ struct ConfigDocument {
 /// Hard limits of the loaders (documented in docs/limits.md).
 inline constexpr std::size_t kMaxNestingDepth = 256;
 inline constexpr std::size_t kMaxAliasExpansionNodes = 100000;
+/// Scalar text copied by YAML alias expansion, all aliases of a document together.
+inline constexpr std::size_t kMaxAliasExpansionBytes = 16U * 1024U * 1024U;
 
 }  // namespace lint::parse

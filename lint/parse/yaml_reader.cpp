@@ -330,6 +330,7 @@ struct GraphNode {
   Node value;                 // kind, scalar fields, tag, region; children are in `children`
   std::vector<Ref> children;  // sequence items, or mapping keys and values alternately
   std::uint64_t weight = 1;   // nodes this expands to
+  std::uint64_t bytes = 0;    // scalar text this expands to
   std::uint32_t height = 0;   // collection levels this expands to (0 for a scalar)
   Special special = Special::None;
   bool anchored = false;
@@ -579,6 +580,7 @@ class YamlComposer {
       return;
     }
     const std::uint32_t index = new_graph_node();
+    graph_[index].bytes = node.text.size();
     graph_[index].value = std::move(node);
     graph_[index].special = special;
     graph_[index].complete = true;
@@ -668,9 +670,15 @@ class YamlComposer {
       return;
     }
     expanded_ += target.weight;
+    expanded_bytes_ += target.bytes;
     if (expanded_ > kMaxAliasExpansionNodes) {
       fail(at, "aliases expand to more than " + std::to_string(kMaxAliasExpansionNodes) +
                    " nodes (an alias bomb?); stopped at alias '" + name + "'");
+      return;
+    }
+    if (expanded_bytes_ > kMaxAliasExpansionBytes) {
+      fail(at, "aliases expand to more than " + std::to_string(kMaxAliasExpansionBytes / (1024 * 1024)) +
+                   " MiB of text (an alias bomb?); stopped at alias '" + name + "'");
       return;
     }
     if (stack_.size() + target.height > kMaxNestingDepth) {
@@ -762,13 +770,16 @@ class YamlComposer {
     GraphNode& done = graph_[frame.graph_node];
     if (done.value.kind == NodeKind::Mapping) flatten_graph_merges(frame.graph_node);
     std::uint64_t weight = 1;
+    std::uint64_t bytes = 0;
     std::uint32_t height = 0;
     for (const Ref& child : graph_[frame.graph_node].children) {
       weight = std::min<std::uint64_t>(weight + graph_[child.node].weight, std::uint64_t{1} << 62U);
+      bytes = std::min<std::uint64_t>(bytes + graph_[child.node].bytes, std::uint64_t{1} << 62U);
       height = std::max(height, graph_[child.node].height);
     }
     GraphNode& finished = graph_[frame.graph_node];
     finished.weight = weight;
+    finished.bytes = bytes;
     finished.height = height + 1;
     finished.complete = true;
     place_graph(Ref{frame.graph_node});
@@ -905,6 +916,7 @@ class YamlComposer {
   std::unordered_map<std::string, std::uint32_t> anchors_;
   std::optional<Node> root_;
   std::uint64_t expanded_ = 0;
+  std::uint64_t expanded_bytes_ = 0;
   int documents_ = 0;
   std::optional<ParseError> error_;
   std::optional<ParseError> construct_error_;

@@ -5,6 +5,7 @@
 
 #include "lint/report/detail.hpp"
 #include "lint/report/reporter.hpp"
+#include "lint/report/snippet_window.hpp"
 
 namespace lint::report {
 
@@ -89,14 +90,17 @@ void write_snippet(std::ostream& out, const Painter& p, const source::SourceFile
 
   out << pad << ' ' << bar << '\n';
   for (std::uint32_t line = first; line <= shown_last; ++line) {
-    const detail::DisplayLine shown = detail::render_line(file.line_text(line));
+    // Long lines show a window around the region; columns shift with it.
+    const detail::LineWindow window = detail::line_window(file, line, line == first ? region.begin.column : 1);
+    const detail::DisplayLine shown = detail::render_line(window.text);
+    const auto col = [&](std::uint32_t c) { return c > window.column_shift ? c - window.column_shift : 1; };
     out << p.paint(kBlue, fmt::format("{:>{}}", line, width)) << ' ' << bar;
     if (!shown.text.empty()) out << ' ' << shown.text;
     out << '\n';
     if (line != first) continue;
-    const std::size_t start = shown.offset(std::max<std::uint32_t>(region.begin.column, 1));
+    const std::size_t start = shown.offset(col(std::max<std::uint32_t>(region.begin.column, 1)));
     std::size_t end = shown.width();
-    if (region.end.line == first) end = std::min(end, shown.offset(region.end.column));
+    if (region.end.line == first) end = std::min(end, shown.offset(col(region.end.column)));
     const std::size_t count = end > start ? end - start : 1;
     out << pad << ' ' << bar << ' ' << std::string(start, ' ') << p.paint(marker_style, std::string(count, marker))
         << '\n';

@@ -74,6 +74,17 @@ SourceFile::SourceFile(std::string path, std::string text) : path_(std::move(pat
       line_starts_.push_back(i + 1);
     }
   }
+  block_columns_.reserve(n / kBlock + 1);
+  std::size_t line = 0;
+  std::uint32_t column = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    while (line + 1 < line_starts_.size() && line_starts_[line + 1] <= i) {
+      ++line;
+      column = 0;
+    }
+    if (i % kBlock == 0) block_columns_.push_back(column);
+    if (!is_continuation(static_cast<unsigned char>(text_[i]))) ++column;
+  }
 }
 
 std::size_t SourceFile::line_start(std::uint32_t line) const {
@@ -86,9 +97,15 @@ Position SourceFile::position_at(std::size_t byte) const {
   byte = std::min(byte, text_.size());
   auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), byte);
   const auto line_index = static_cast<std::size_t>(std::distance(line_starts_.begin(), it)) - 1;
-  const std::size_t start = line_starts_[line_index];
-  const std::string_view prefix(text_.data() + start, byte - start);
-  return Position{static_cast<std::uint32_t>(line_index + 1), count_code_points(prefix) + 1};
+  std::size_t from = line_starts_[line_index];
+  std::uint32_t column = 1;
+  if (byte - from > kBlock) {
+    // The checkpoint at or before `byte` lies inside this line.
+    from = byte / kBlock * kBlock;
+    column += block_columns_[byte / kBlock];
+  }
+  const std::string_view rest(text_.data() + from, byte - from);
+  return Position{static_cast<std::uint32_t>(line_index + 1), column + count_code_points(rest)};
 }
 
 Region SourceFile::region(std::size_t begin_byte, std::size_t end_byte) const {
@@ -115,6 +132,26 @@ std::size_t SourceFile::byte_at(Position pos) const {
   const std::string_view text = line_text(pos.line);
   std::uint32_t col = 1;
   std::size_t i = 0;
+  if (text.size() > kBlock && pos.column > 1) {
+    // Start from the last checkpoint of this line before the column (columns grow along the line).
+    const std::size_t first = (start + kBlock - 1) / kBlock;  // the first checkpoint inside the line
+    const std::size_t last = (start + text.size() - 1) / kBlock;
+    std::size_t lo = first;
+    std::size_t hi = last + 1;
+    while (lo < hi) {  // the first checkpoint whose column is at or past the one asked for
+      const std::size_t mid = lo + (hi - lo) / 2;
+      if (block_columns_[mid] + 1 < pos.column) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    if (lo > first) {
+      i = (lo - 1) * kBlock - start;
+      col = block_columns_[lo - 1] + 1;
+      while (i < text.size() && is_continuation(static_cast<unsigned char>(text[i]))) ++i;
+    }
+  }
   while (i < text.size() && col < pos.column) {
     ++i;
     while (i < text.size() && is_continuation(static_cast<unsigned char>(text[i]))) ++i;

@@ -25,6 +25,46 @@ check() {  # name, expected code in output (or "-" for none), files...
   echo "ok   $name (exit $rc, $((end - start)) s)"
 }
 
+# name, expected code (or -), max seconds, max MiB of peak memory, max KiB of output, files...: like check, and
+# also bounds time, memory and the size of the text report.
+check_bounded() {
+  local name=$1 expect=$2 max_s=$3 max_mib=$4 max_kib=$5
+  shift 5
+  local res
+  res=$(python3 - "$bin" "$@" <<'PY'
+import resource, subprocess, sys, time
+start = time.monotonic()
+try:
+    p = subprocess.run([sys.argv[1], "--isolated", "--format", "text", *sys.argv[2:]], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, timeout=120)
+    rc, out = p.returncode, p.stdout
+except subprocess.TimeoutExpired as e:
+    rc, out = 124, e.stdout or b""
+secs = time.monotonic() - start
+mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
+longest = max((len(l) for l in out.splitlines()), default=0)
+print(rc, f"{secs:.1f}", mib, len(out) // 1024, longest)
+sys.stdout.buffer.write(out[:1000] + b"\n" + out[-4000:])
+PY
+)
+  local rc secs mib kib longest
+  read -r rc secs mib kib longest <<<"$(head -1 <<<"$res")"
+  local out
+  out=$(tail -n +2 <<<"$res")
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
+    echo "FAIL $name: exit $rc"; echo "$out" | head -5; fail=1; return
+  fi
+  if [ "$expect" != "-" ] && ! grep -q "$expect" <<<"$out"; then
+    echo "FAIL $name: expected $expect"; echo "$out" | head -5; fail=1; return
+  fi
+  if awk -v s="$secs" -v m="$max_s" 'BEGIN { exit !(s > m) }' || [ "$mib" -gt "$max_mib" ] || [ "$kib" -gt "$max_kib" ] ||
+     [ "$longest" -gt 1000 ]; then
+    echo "FAIL $name: $secs s (max $max_s), $mib MiB (max $max_mib), $kib KiB of output (max $max_kib), longest line $longest"
+    fail=1; return
+  fi
+  echo "ok   $name (exit $rc, $secs s, $mib MiB, $kib KiB of output)"
+}
+
 : > empty.yaml
 check "empty YAML" - empty.yaml
 : > empty.json
@@ -66,4 +106,38 @@ check "missing file" LL002 does-not-exist.yaml
 printf '\xEF\xBB\xBE' > toml_ub1.toml; check "toml++ UB input EF BB BE" - toml_ub1.toml
 printf 'a = 1 \xc2\xa7\n[parallelism]\n' > toml_ub2.toml; check "toml++ UB input section sign" - toml_ub2.toml
 printf '[\x01' > toml_ub3.toml; check "toml++ assertion input" - toml_ub3.toml
+
+# Bounds that grow with the input, not faster (docs/limits.md).
+python3 - <<'PY'
+with open("alias_bytes.yaml", "w") as f:
+    f.write("distributed_type: FSDP\nbig: &big " + "x" * (1 << 20) + "\ncopies:\n" + "- *big\n" * 2000)
+with open("doubling.py", "w") as f:
+    f.write("from transformers import TrainingArguments\na0 = ['" + "x" * 100 + "']\n")
+    for i in range(1, 61):
+        f.write(f"a{i} = [a{i-1}, a{i-1}]\n")
+    f.write("args = TrainingArguments(output_dir='o', fsdp=a60, fsdp_config=a60)\n")
+with open("wide.sh", "w") as f:
+    f.write("accelerate launch --num_processes 8 train.py " + " ".join(f"--a{i} {i}" for i in range(32768)) + "\n")
+with open("wide_error.py", "w") as f:
+    f.write("from transformers import TrainingArguments\nx = [" + "1, $ " * 64000 + "]\n")
+with open("flow_keys.yaml", "w") as f:
+    f.write("{compute_environment: LOCAL_MACHINE, distributed_type: FSDP, num_processes: 8, " +
+            ", ".join(f"fsdp_bogus_{i}: {i}" for i in range(8192)) + "}\n")
+PY
+check_bounded "1 MB scalar aliased 2,000 times" LL001 20 400 64 alias_bytes.yaml
+check_bounded "Python names doubling 60 times" - 20 400 64 doubling.py
+check_bounded "64k launcher arguments on one line" - 20 400 1024 wide.sh
+check_bounded "Python syntax errors on one 320 KB line" LL001 20 400 1024 wide_error.py
+check_bounded "8k unknown keys in one flow mapping" "not shown" 20 400 512 flow_keys.yaml
+
+# Only regular files are read: a FIFO is not waited on, a device not read, as a path or as --config.
+mkfifo fifo.yaml
+check_bounded "FIFO named x.yaml" LL002 10 200 64 fifo.yaml
+check_bounded "a character device" LL002 10 200 64 /dev/zero
+out=$(timeout 20 "$bin" --config fifo.yaml empty.yaml 2>&1); rc=$?
+if [ $rc -eq 2 ] && grep -q "FIFO" <<<"$out"; then echo "ok   --config FIFO (exit 2)"; else echo "FAIL --config FIFO: exit $rc: $out"; fail=1; fi
+out=$(timeout 20 "$bin" --config /dev/zero empty.yaml 2>&1); rc=$?
+if [ $rc -eq 2 ] && grep -q "device" <<<"$out"; then echo "ok   --config /dev/zero (exit 2)"; else echo "FAIL --config /dev/zero: exit $rc: $out"; fail=1; fi
+out=$(timeout 20 "$bin" --config dir.yaml empty.yaml 2>&1); rc=$?
+if [ $rc -eq 2 ] && grep -q "directory" <<<"$out"; then echo "ok   --config directory (exit 2)"; else echo "FAIL --config directory: exit $rc: $out"; fail=1; fi
 exit $fail

@@ -2,8 +2,10 @@
 
 #include <catch2/catch.hpp>
 
+#include "tests/support/reader_test_support.hpp"
 #include "tests/support/time_limits.hpp"
 #include <chrono>
+#include <ctime>
 #include <string>
 
 using lint::model::extract_python_facts;
@@ -441,6 +443,21 @@ TEST_CASE("python_facts: edge inputs", "[python_facts]") {
     const PyCall& c = x.only("f");
     CHECK(kw(c, "a").kind == ValueKind::Unknown);
     CHECK(kw(c, "m").integer == 1);
+  }
+  SECTION("names that double their value on every line stay within the value budget") {
+    // a60 would hold 2^60 items if names were copied without a bound.
+    std::string text = "a0 = ['" + repeat("x", 100) + "']\n";
+    for (int i = 1; i <= 60; ++i) {
+      text += "a" + std::to_string(i) + " = [a" + std::to_string(i - 1) + ", a" + std::to_string(i - 1) + "]\n";
+    }
+    text += "f(small=a3, big=a60, after=1)\n";
+    const std::clock_t start = std::clock();
+    const Extracted x(text);
+    CHECK(lint::testing::cpu_seconds_since(start) < 2.0 * lint::testing::kTimeFactor);
+    const PyCall& c = x.only("f");
+    CHECK(kw(c, "small").kind == ValueKind::List);
+    CHECK(kw(c, "small").items.size() == 2);
+    CHECK(kw(c, "big").kind == ValueKind::Unknown);
   }
 }
 

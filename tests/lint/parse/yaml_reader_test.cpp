@@ -277,6 +277,24 @@ TEST_CASE("YAML alias bombs stop fast with an error", "[parse][yaml]") {
   CHECK(load(merges).errors.size() == 1);
 }
 
+TEST_CASE("YAML aliases of a large scalar are limited by bytes, not only nodes", "[parse][yaml][limits]") {
+  // 1 MB of text aliased 2,000 times: 2 GB if copied; stops at the alias past 16 MiB.
+  std::string text = "big: &big " + std::string(1 << 20, 'x') + "\ncopies:\n";
+  for (int i = 0; i < 2000; ++i) text += "- *big\n";
+  const std::clock_t start = std::clock();
+  const ConfigDocument doc = load(text);
+  CHECK(seconds_below(2.0, start));
+  CHECK_FALSE(doc.has_root);
+  REQUIRE(doc.errors.size() == 1);
+  CHECK_THAT(doc.errors[0].message, Catch::Contains("MiB of text") && Catch::Contains("'big'"));
+  CHECK(doc.errors[0].region.begin.line == 3 + 16);
+
+  // A modest anchor aliased a few times still loads.
+  std::string ok = "base: &b {lr: 1.0e-4, name: " + std::string(1000, 'n') + "}\n";
+  for (int i = 0; i < 100; ++i) ok += "run" + std::to_string(i) + ": *b\n";
+  CHECK(load(ok).errors.empty());
+}
+
 TEST_CASE("YAML nesting is limited", "[parse][yaml]") {
   const std::size_t limit = lint::parse::kMaxNestingDepth;
   CHECK(load(std::string(limit, '[') + std::string(limit, ']')).errors.empty());

@@ -1,7 +1,12 @@
 #include "lint/source/source_file.hpp"
 
 #include <catch2/catch.hpp>
+#include <cstdint>
+#include <ctime>
 #include <string>
+
+#include "tests/support/reader_test_support.hpp"
+#include "tests/support/time_limits.hpp"
 
 using lint::source::Position;
 using lint::source::SourceFile;
@@ -108,4 +113,48 @@ TEST_CASE("count_code_points and is_valid_utf8", "[source]") {
   CHECK_FALSE(lint::source::is_valid_utf8("x\xED\xA0\x80", &bad));  // a surrogate
   CHECK(bad == 1);
   CHECK_FALSE(lint::source::is_valid_utf8("\xF4\x90\x80\x80", &bad));  // beyond U+10FFFF
+}
+
+TEST_CASE("SourceFile: positions on long lines match a plain count and stay cheap", "[source][limits]") {
+  // Lines far longer than the 4 KiB checkpoint stride, multi-byte characters straddling the checkpoints.
+  std::string text = "short\n";
+  std::uint32_t seed = 7;
+  for (int line = 0; line < 3; ++line) {
+    for (int i = 0; i < 20000; ++i) {
+      seed = seed * 1103515245U + 12345U;
+      switch ((seed >> 16U) % 4U) {
+        case 0: text += "\xC3\xA9"; break;
+        case 1: text += "\xF0\x9F\x98\x80"; break;
+        default: text += 'a'; break;
+      }
+    }
+    text += line == 1 ? "\r\n" : "\n";
+  }
+  const SourceFile file("long.txt", text);
+  std::size_t line_start = 0;
+  std::uint32_t line = 1;
+  std::uint32_t column = 1;
+  for (std::size_t byte = 0; byte <= text.size(); ++byte) {
+    const bool lead = byte == text.size() || (static_cast<unsigned char>(text[byte]) & 0xC0U) != 0x80U;
+    if (lead && (byte % 997 == 0 || byte == text.size() || byte - line_start < 3)) {
+      INFO("byte " << byte);
+      REQUIRE(file.position_at(byte) == Position{line, column});
+      if (byte == 0 || text[byte - 1] != '\r') REQUIRE(file.byte_at(Position{line, column}) == byte);
+    }
+    if (byte == text.size()) break;
+    if (text[byte] == '\n') {
+      ++line;
+      column = 1;
+      line_start = byte + 1;
+    } else if (lead) {
+      ++column;
+    }
+  }
+  // 64k lookups on one 1 MB line: linear, not quadratic.
+  const SourceFile wide("wide.txt", std::string(1 << 20, 'x'));
+  const std::clock_t start = std::clock();
+  std::uint64_t sum = 0;
+  for (std::size_t byte = 0; byte < wide.text().size(); byte += 16) sum += wide.position_at(byte).column;
+  CHECK(sum > 0);
+  CHECK(lint::testing::cpu_seconds_since(start) < 1.0 * lint::testing::kTimeFactor);
 }
