@@ -39,17 +39,16 @@ constexpr std::string_view kFsdp1WordReason =
 /// flag defaults the launcher exports, which beat what the launch script exported itself (the launcher overwrites
 /// the variables it always writes), which beats the plugin's own defaults.
 const RankTable& accelerate_table() {
-  static const RankTable t = make_table(
-      "accelerate launch",
-      {{K::TorchCall, K::LightningStrategy},
-       {K::PluginField},
-       {K::TrainerArgument, K::ScriptCall},
-       {K::LauncherFlag},
-       {K::ConfigFile},
-       {K::LauncherDefault},
-       {K::InheritedEnv, K::EnvOverwrittenByLauncher},
-       {K::LibraryDefault}},
-      {K::TrainerFsdp1StrategyWord}, kFsdp1WordReason);
+  static const RankTable t = make_table("accelerate launch",
+                                        {{K::TorchCall, K::LightningStrategy},
+                                         {K::PluginField},
+                                         {K::TrainerArgument, K::ScriptCall},
+                                         {K::LauncherFlag},
+                                         {K::ConfigFile},
+                                         {K::LauncherDefault},
+                                         {K::InheritedEnv, K::EnvOverwrittenByLauncher},
+                                         {K::LibraryDefault}},
+                                        {K::TrainerFsdp1StrategyWord}, kFsdp1WordReason);
   return t;
 }
 
@@ -145,7 +144,9 @@ const RankTable& rank_table(Launcher launcher) {
   return unknown_table();
 }
 
-int rank_of(const Setting& s, Launcher launcher) { return rank_table(launcher).of(source_kind_of(s)); }
+int rank_of(const Setting& s, Launcher launcher) {
+  return rank_table(launcher).of(source_kind_of(s));
+}
 
 void decide(Launch& l, std::string_view key, std::optional<Setting> fallback, std::string reason) {
   const RankTable& table = rank_table(l.launcher);

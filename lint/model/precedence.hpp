@@ -21,7 +21,7 @@ namespace lint::model {
 /// One launcher's precedence: a rank per source kind (higher wins; ties go to the later assignment), and the kinds
 /// that never decide a value on their own (kept only so that rules can report them as overridden).
 struct RankTable {
-  std::string_view launcher;                          ///< for documentation and tests
+  std::string_view launcher;  ///< for documentation and tests
   std::array<int, kSourceKindCount> rank{};
   std::array<bool, kSourceKindCount> never_decides{};
   /// Why such a kind loses when nothing else decides: the effective value is then unknown, with this reason.
@@ -38,8 +38,7 @@ int rank_of(const Setting& s, Launcher launcher);
 
 /// Decides `key` in `l` with the rank table of `l.launcher`: every assignment ranked (winner first), `fallback` (a
 /// default) inserted when nothing outranks it, unknown (with `reason`) when nothing assigns the key.
-void decide(Launch& l, std::string_view key, std::optional<Setting> fallback = std::nullopt,
-            std::string reason = {});
+void decide(Launch& l, std::string_view key, std::optional<Setting> fallback = std::nullopt, std::string reason = {});
 
 // --- building assignments (used by the per-tool collectors) ----------------------------------------------------
 

@@ -8,12 +8,22 @@
 
 #include "lint/model/accelerate_schema.hpp"
 #include "lint/model/precedence.hpp"
+#include "lint/parse/integer.hpp"
 
 namespace lint::model {
 
 namespace {
 
 namespace acc = accelerate;
+using parse::find_arg;
+using parse::find_flag;
+using parse::Flag;
+using parse::int_of;
+using parse::LaunchCommand;
+using parse::LaunchTool;
+using parse::script_arguments;
+using parse::ScriptArg;
+using parse::Word;
 
 std::string upper(std::string_view s) {
   std::string out(s);
@@ -734,8 +744,9 @@ Value normalise_fsdp_value(std::string_view prefixed_key, const Value& written) 
     case acc::FsdpValueType::Int:
       // The launcher passes strings; int("100000000") is what the plugin does with them.
       if (written.kind == ValueKind::String && !text.empty() &&
-          text.find_first_not_of("0123456789") == std::string::npos && text.size() < 19)
-        return Value::of_int(std::stoll(text), written.region);
+          text.find_first_not_of("0123456789") == std::string::npos) {
+        if (const auto n = parse::parse_int(text)) return Value::of_int(*n, written.region);
+      }
       return written;
     case acc::FsdpValueType::String:
       return written;
@@ -845,77 +856,6 @@ Launch resolve_file(const Document& doc) {
 
 
 namespace {
-
-std::string join_path(const std::string& base, const std::string& p) {
-  if (p.empty()) return p;
-  if (p.front() == '/' || base.empty() || base == ".") return std::filesystem::path(p).lexically_normal().generic_string();
-  return (std::filesystem::path(base) / p).lexically_normal().generic_string();
-}
-
-/// Candidates for a path written in a launch script: relative to the script's folder, then to the working
-/// directory (the repository root when launchlint runs there).
-std::vector<std::string> candidates(const Document& script_doc, const Word& w) {
-  if (!w.known || w.text.empty()) return {};
-  std::vector<std::string> out;
-  std::string dir = std::filesystem::path(script_doc.path()).parent_path().generic_string();
-  // A CI workflow's steps run from the repository root, the folder holding .github/.
-  if (const auto at = script_doc.path().find(".github/workflows/"); at != std::string::npos) {
-    dir = script_doc.path().substr(0, at);
-    if (!dir.empty() && dir.back() == '/') dir.pop_back();
-  }
-  out.push_back(join_path(dir, w.text));
-  const std::string plain = join_path("", w.text);
-  if (plain != out.front()) out.push_back(plain);
-  return out;
-}
-
-const Flag* find_flag(const LaunchCommand& c, std::string_view name) {
-  const Flag* found = nullptr;
-  for (const Flag& f : c.flags) {
-    if (f.name == name) found = &f;
-  }
-  return found;
-}
-
-/// `--name value` / `--name=value` among script arguments (HfArgumentParser style).
-struct ScriptArg {
-  std::string name;
-  std::optional<Word> value;
-  source::Region region;
-};
-
-std::vector<ScriptArg> script_arguments(const std::vector<Word>& args) {
-  std::vector<ScriptArg> out;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& t = args[i].text;
-    if (!t.starts_with("--")) continue;
-    ScriptArg a;
-    const auto eq = t.find('=');
-    a.name = t.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
-    for (char& ch : a.name) {
-      if (ch == '-') ch = '_';
-    }
-    a.region = args[i].region;
-    if (eq != std::string::npos) {
-      a.value = Word{t.substr(eq + 1), args[i].known, args[i].region};
-    } else if (i + 1 < args.size() && !args[i + 1].text.starts_with("--")) {
-      a.value = args[i + 1];
-      a.region.end = args[i + 1].region.end;
-      a.region.end_byte = args[i + 1].region.end_byte;
-      ++i;
-    }
-    out.push_back(std::move(a));
-  }
-  return out;
-}
-
-const ScriptArg* find_arg(const std::vector<ScriptArg>& args, std::string_view name) {
-  const ScriptArg* found = nullptr;
-  for (const ScriptArg& a : args) {
-    if (a.name == name) found = &a;
-  }
-  return found;
-}
 
 /// HfArgumentParser's string_to_bool (yes/true/t/y/1, no/false/f/n/0), nullopt otherwise.
 std::optional<bool> hf_bool(const std::string& s) {
@@ -1042,12 +982,7 @@ void collect_launch_flags(const Document& script_doc, const LaunchCommand& cmd, 
       add(keys::kDistributedType, Value::of_string(p->second));
     } else if ((f.name == "num_processes" || f.name == "num_machines") && f.value) {
       Value v = Value::unknown();
-      try {
-        std::size_t used = 0;
-        const long long n = std::stoll(f.value->text, &used);
-        if (used == f.value->text.size()) v = Value::of_int(n);
-      } catch (...) {
-      }
+      if (const auto n = int_of(&*f.value)) v = Value::of_int(*n);
       add(f.name == "num_processes" ? keys::kNumProcesses : keys::kNumMachines, v);
     } else if (f.name == "mixed_precision" && f.value) {
       add(keys::kMixedPrecision, Value::of_string(f.value->text));
@@ -1118,58 +1053,7 @@ void mark_unread(Launch& l) {
   }
 }
 
-std::optional<std::int64_t> int_of(const Word* w) {
-  if (w == nullptr || !w->known) return std::nullopt;
-  try {
-    std::size_t used = 0;
-    const long long n = std::stoll(w->text, &used);
-    if (used == w->text.size()) return n;
-  } catch (...) {
-  }
-  return std::nullopt;
-}
-
 }  // namespace
-
-FileRefs referenced_files(const Document& script_doc, const LaunchCommand& cmd) {
-  FileRefs refs;
-  auto add = [&](std::vector<std::string>& into, const Word& w) {
-    for (auto& c : candidates(script_doc, w)) into.push_back(std::move(c));
-  };
-  if (const Flag* f = find_flag(cmd, "config_file"); f != nullptr && f->value) add(refs.accelerate_config, *f->value);
-  if (cmd.script) {
-    if (cmd.tool == LaunchTool::Axolotl) {
-      add(refs.axolotl, *cmd.script);
-    } else if (cmd.tool == LaunchTool::LlamaFactory) {
-      add(refs.llamafactory, *cmd.script);
-    } else if (cmd.module) {
-      if (cmd.script->text == "axolotl.cli.train" && !cmd.script_args.empty()) {
-        add(refs.axolotl, cmd.script_args.front());
-      } else {
-        Word w = *cmd.script;
-        for (char& c : w.text) {
-          if (c == '.') c = '/';
-        }
-        w.text += ".py";
-        add(refs.script, w);
-      }
-    } else {
-      add(refs.script, *cmd.script);
-    }
-  }
-  const auto args = script_arguments(cmd.script_args);
-  if (const ScriptArg* a = find_arg(args, "fsdp_config"); a != nullptr && a->value && !a->value->text.starts_with("{"))
-    add(refs.trainer_fsdp_config, *a->value);
-  for (const char* name : {"deepspeed", "deepspeed_config"}) {
-    if (const ScriptArg* a = find_arg(args, name); a != nullptr && a->value) add(refs.deepspeed, *a->value);
-  }
-  if (cmd.tool == LaunchTool::TorchtitanRunTrain) {
-    const ScriptArg* a = find_arg(args, "job.config_file");
-    if (a != nullptr && a->value) add(refs.torchtitan, *a->value);
-    else if (auto it = cmd.env.find("CONFIG_FILE"); it != cmd.env.end()) add(refs.torchtitan, it->second);
-  }
-  return refs;
-}
 
 Launch resolve_bound(const BoundInputs& in) {
   Launch l;
@@ -1177,6 +1061,7 @@ Launch resolve_bound(const BoundInputs& in) {
   l.per_file = false;
   l.command_document = in.script_doc;
   l.command_region = cmd.region;
+  l.command = cmd;
   l.name = in.script_doc->path() + ":" + std::to_string(cmd.region.begin.line);
   for (const Document* d : {in.script_doc, in.accelerate_config, in.python, in.trainer_fsdp_config, in.deepspeed,
                             in.torchtitan, in.axolotl, in.llamafactory}) {
