@@ -130,6 +130,22 @@ check_bounded "64k launcher arguments on one line" - 20 400 1024 wide.sh
 check_bounded "Python syntax errors on one 320 KB line" LL001 20 400 1024 wide_error.py
 check_bounded "8k unknown keys in one flow mapping" "not shown" 20 400 512 flow_keys.yaml
 
+# The shell reader: deep lists, exponential variable expansion, exports copied into every launch, long pipelines.
+python3 - <<'PY'
+open("chain.sh", "w").write("accelerate launch --num_processes 2 train.py\ntrue" + " && a" * 20000 + "\n")
+open("doubling.sh", "w").write("A=x\n" + "A=$A$A\n" * 40 + "accelerate launch --config_file $A train.py\n")
+open("exports.sh", "w").write("".join(f"export A{i}={'x' * 50}\n" for i in range(5000)) + "torchrun t.py\n" * 5000)
+open("pipes.sh", "w").write("torchrun x.py\n" + "a | " * 8000 + "b\n")
+open("backticks.sh", "w").write("accelerate launch train.py\n" + "`" * 65000 + "\n")
+open("ifs.sh", "w").write("accelerate launch train.py\n" + "if " * 66000 + "\n")
+PY
+check_bounded "20k && in one list" - 20 400 64 chain.sh
+check_bounded "A=\$A\$A forty times" LL001 20 400 64 doubling.sh
+check_bounded "5k exports x 5k launches" LL001 20 400 64 exports.sh
+check_bounded "8k pipes" - 20 400 64 pipes.sh
+check_bounded "65k backticks" - 20 400 64 backticks.sh
+check_bounded "66k if" - 20 400 64 ifs.sh
+
 # Only regular files are read: a FIFO is not waited on, a device not read, as a path or as --config.
 mkfifo fifo.yaml
 check_bounded "FIFO named x.yaml" LL002 10 200 64 fifo.yaml

@@ -1,12 +1,12 @@
 // libFuzzer harness: launch command lines, as a Makefile recipe (the recipe reader blanks what is not a recipe)
 // and as a one-line script (launcher flags, wrappers, variables).
-#include "lint/model/launch_command.hpp"
+#include "lint/parse/shell_reader.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 namespace {
 
 void check(const lint::source::SourceFile& file, bool makefile) {
-  const auto commands = lint::model::find_launch_commands(file, makefile);
+  const auto commands = lint::parse::find_launch_commands(file, makefile);
   for (const auto& c : commands) {
     if (!c.region.valid() || c.region.end_byte > file.text().size()) __builtin_trap();
     for (const auto& f : c.flags) {

@@ -1,4 +1,4 @@
-#include "lint/model/launch_command.hpp"
+#include "lint/parse/shell_reader.hpp"
 
 #include <tree_sitter/api.h>
 
@@ -6,16 +6,41 @@
 #include <memory>
 #include <set>
 
-extern "C" const TSLanguage* tree_sitter_bash(void);
+#include "lint/parse/integer.hpp"
+#include "lint/parse/tree_sitter_support.hpp"
 
-namespace lint::model {
+namespace lint::parse {
 
 namespace {
 
-/// Scripts larger than this, or nested deeper, are not analysed (Debian's tree-sitter 0.20.7 stores child counts
-/// in 16 bits; see lint/parse/python_reader.cpp).
+/// Scripts larger than this, or with brackets nested deeper, are not analysed: no launch script is either.
 constexpr std::size_t kMaxShellBytes = 4U * 1024U * 1024U;
 constexpr std::size_t kMaxShellDepth = 200;
+/// Variable expansion may produce at most this many bytes per script, plus kExpansionPerByte per byte of the
+/// script (words, variables and the environment copied into each launch together): `A=$A$A` forty times would
+/// otherwise produce a terabyte from 300 bytes. Past it, extraction stops with an error.
+constexpr std::size_t kExpansionBase = 8U * 1024U * 1024U;
+constexpr std::size_t kExpansionPerByte = 8;
+
+/// CPU time for the shell parse: 5 s + 2 s per MB, as for Python.
+std::uint64_t shell_parse_budget_ns(std::size_t bytes) {
+  return 5'000'000'000ULL + 2'000'000'000ULL * (bytes / (1024 * 1024));
+}
+
+/// The named children of `n`, through a cursor: ts_node_named_child(n, i) walks from the first child each time,
+/// which is quadratic on a command of 64k words.
+std::vector<TSNode> named_children(TSNode n) {
+  std::vector<TSNode> out;
+  TSTreeCursor cursor = ts_tree_cursor_new(n);
+  if (ts_tree_cursor_goto_first_child(&cursor)) {
+    do {
+      const TSNode c = ts_tree_cursor_current_node(&cursor);
+      if (ts_node_is_named(c)) out.push_back(c);
+    } while (ts_tree_cursor_goto_next_sibling(&cursor));
+  }
+  ts_tree_cursor_delete(&cursor);
+  return out;
+}
 
 struct ParserDeleter {
   void operator()(TSParser* p) const { ts_parser_delete(p); }
@@ -63,12 +88,16 @@ std::string recipes_as_shell(std::string_view text) {
 
 class Extractor {
  public:
-  Extractor(const source::SourceFile& file, std::string_view text) : file_(file), text_(text) {}
+  Extractor(const source::SourceFile& file, std::string_view text)
+      : file_(file), text_(text), expansion_left_(kExpansionBase + kExpansionPerByte * text.size()) {}
 
   std::vector<LaunchCommand> run(TSNode root) {
     statements(root, /*top_level=*/true);
     return std::move(out_);
   }
+
+  /// True when the expansion budget ran out (the commands found are then incomplete).
+  [[nodiscard]] bool exhausted() const { return exhausted_; }
 
  private:
   std::string_view text(TSNode n) const {
@@ -78,33 +107,48 @@ class Extractor {
   }
   source::Region region(TSNode n) const { return file_.region(ts_node_start_byte(n), ts_node_end_byte(n)); }
 
-  /// Walks statements in order; assignments at the top level set variables, deeper ones make them unknown.
-  void statements(TSNode node, bool top_level) {
-    const uint32_t n = ts_node_named_child_count(node);
-    for (uint32_t i = 0; i < n; ++i) statement(ts_node_named_child(node, i), top_level);
+  /// Charges `bytes` of expanded text; false (and extraction stops) once the budget is spent.
+  bool charge(std::size_t bytes) {
+    if (bytes > expansion_left_) {
+      exhausted_ = true;
+      expansion_left_ = 0;
+      return false;
+    }
+    expansion_left_ -= bytes;
+    return true;
   }
 
-  void statement(TSNode s, bool top_level) {
-    const std::string_view t = type_of(s);
-    if (t == "variable_assignment") {
-      assign(s, top_level, false);
-    } else if (t == "declaration_command") {
-      const std::string_view kw = text(s).substr(0, text(s).find_first_of(" \t"));
-      const uint32_t n = ts_node_named_child_count(s);
-      for (uint32_t i = 0; i < n; ++i) {
-        TSNode c = ts_node_named_child(s, i);
-        if (type_of(c) == "variable_assignment") assign(c, top_level, kw == "export");
-        else if (type_of(c) == "variable_name" && kw == "export") exported_.insert(std::string(text(c)));
+  /// Walks statements in document order; assignments at the top level set variables, deeper ones make them
+  /// unknown. Iterative: a chain of 20k `&& a` nests lists 20k deep.
+  void statements(TSNode root, bool top_level) {
+    struct Item {
+      TSNode node;
+      bool top_level;
+    };
+    std::vector<Item> stack;
+    const std::vector<TSNode> kids = named_children(root);
+    for (auto it = kids.rbegin(); it != kids.rend(); ++it) stack.push_back({*it, top_level});
+    while (!stack.empty() && !exhausted_) {
+      const Item item = stack.back();
+      stack.pop_back();
+      const TSNode s = item.node;
+      const std::string_view t = type_of(s);
+      if (t == "variable_assignment") {
+        assign(s, item.top_level, false);
+      } else if (t == "declaration_command") {
+        const std::string_view kw = text(s).substr(0, text(s).find_first_of(" \t"));
+        for (const TSNode c : named_children(s)) {
+          if (type_of(c) == "variable_assignment") assign(c, item.top_level, kw == "export");
+          else if (type_of(c) == "variable_name" && kw == "export") exported_.insert(std::string(text(c)));
+        }
+      } else if (t == "command") {
+        command(s);
+      } else if (t != "comment") {
+        // Compound statements: if/for/while/case bodies, functions, lists, pipelines, subshells, redirections.
+        const bool nested = t != "redirected_statement" && t != "list" && t != "pipeline";
+        const std::vector<TSNode> inner = named_children(s);
+        for (auto it = inner.rbegin(); it != inner.rend(); ++it) stack.push_back({*it, item.top_level && !nested});
       }
-    } else if (t == "command") {
-      command(s);
-    } else if (t == "comment") {
-      return;
-    } else {
-      // Compound statements: if/for/while/case bodies, functions, lists, pipelines, subshells, redirections.
-      const bool nested = t != "redirected_statement" && t != "list" && t != "pipeline";
-      const uint32_t n = ts_node_named_child_count(s);
-      for (uint32_t i = 0; i < n; ++i) statement(ts_node_named_child(s, i), top_level && !nested);
     }
   }
 
@@ -134,9 +178,9 @@ class Extractor {
     const std::string_view t = type_of(n);
     if (t == "word" || t == "number" || t == "command_name" || t == "string_content") {
       if (t == "command_name") {
-        const uint32_t k = ts_node_named_child_count(n);
-        for (uint32_t i = 0; i < k; ++i) expand_into(ts_node_named_child(n, i), w);
-        if (k == 0) w.text += text(n);
+        const std::vector<TSNode> kids = named_children(n);
+        for (const TSNode k : kids) expand_into(k, w);
+        if (kids.empty()) w.text += text(n);
         return;
       }
       const std::string_view s = text(n);
@@ -157,10 +201,10 @@ class Extractor {
       const std::string_view s = text(n);
       if (s.size() >= 2) w.text += s.substr(1, s.size() - 2);
     } else if (t == "string" || t == "concatenation") {
-      const uint32_t k = ts_node_named_child_count(n);
+      const std::vector<TSNode> kids = named_children(n);
       // A string's text between its children (plain characters) is only exposed as string_content nodes.
-      for (uint32_t i = 0; i < k; ++i) expand_into(ts_node_named_child(n, i), w);
-      if (t == "string" && k == 0) {
+      for (const TSNode k : kids) expand_into(k, w);
+      if (t == "string" && kids.empty()) {
         const std::string_view s = text(n);
         if (s.size() >= 2) w.text += s.substr(1, s.size() - 2);
       }
@@ -205,6 +249,10 @@ class Extractor {
   void variable(const std::string& name, std::optional<std::string> fallback, Word& w) {
     auto it = vars_.find(name);
     if (it != vars_.end() && it->second.known) {
+      if (!charge(it->second.text.size())) {
+        w.known = false;
+        return;
+      }
       w.text += it->second.text;
       return;
     }
@@ -219,9 +267,7 @@ class Extractor {
   void command(TSNode c) {
     std::map<std::string, Word> prefix_env;
     std::vector<Word> words;
-    const uint32_t n = ts_node_named_child_count(c);
-    for (uint32_t i = 0; i < n; ++i) {
-      TSNode ch = ts_node_named_child(c, i);
+    for (const TSNode ch : named_children(c)) {
       const std::string_view t = type_of(ch);
       if (t == "variable_assignment") {
         TSNode name = ts_node_child_by_field_name(ch, "name", 4);
@@ -275,7 +321,9 @@ class Extractor {
     lc.region = region(c);
     for (const std::string& name : exported_) {
       auto it = vars_.find(name);
-      if (it != vars_.end()) lc.env[name] = it->second;
+      if (it == vars_.end()) continue;
+      if (!charge(name.size() + it->second.text.size() + sizeof(Word))) return;
+      lc.env[name] = it->second;
     }
     for (auto& [k, v] : prefix_env) lc.env[k] = v;
     const std::string head = words[i].text;
@@ -404,6 +452,8 @@ class Extractor {
   std::map<std::string, Word> vars_;
   std::set<std::string> exported_;
   std::vector<LaunchCommand> out_;
+  std::size_t expansion_left_;
+  bool exhausted_ = false;
 };
 
 }  // namespace
@@ -429,7 +479,7 @@ std::string_view to_string(LaunchTool t) {
 }
 
 std::vector<LaunchCommand> find_launch_commands(const source::SourceFile& file, bool makefile,
-                                                std::vector<parse::ParseError>* errors) {
+                                                std::vector<ParseError>* errors) {
   const std::string shell = makefile ? recipes_as_shell(file.text()) : file.text();
   if (shell.size() > kMaxShellBytes || too_deep(shell)) {
     if (errors != nullptr)
@@ -437,12 +487,75 @@ std::vector<LaunchCommand> find_launch_commands(const source::SourceFile& file, 
     return {};
   }
   std::unique_ptr<TSParser, ParserDeleter> parser(ts_parser_new());
-  if (!ts_parser_set_language(parser.get(), tree_sitter_bash())) return {};
-  std::unique_ptr<TSTree, TreeDeleter> tree(
-      ts_parser_parse_string(parser.get(), nullptr, shell.data(), static_cast<uint32_t>(shell.size())));
-  if (!tree) return {};
+  if (!parser || !ts_parser_set_language(parser.get(), tree_sitter_bash())) {
+    // Only an ABI mismatch between the grammar and the runtime gets here: a build problem, not an input one.
+    if (errors != nullptr) errors->push_back({file.region(0, 0), "internal error: the bash grammar does not load"});
+    return {};
+  }
+  const std::uint64_t budget = shell_parse_budget_ns(shell.size());
+  std::unique_ptr<TSTree, TreeDeleter> tree(parse_with_budget(parser.get(), shell, budget));
+  if (!tree) {
+    if (errors != nullptr) {
+      errors->push_back({file.region(0, 0), "script too broken to analyse for launch commands: parsing stopped after " +
+                                                std::to_string(budget / 1'000'000'000) + " s of CPU time"});
+    }
+    return {};
+  }
   Extractor ex(file, shell);
-  return ex.run(ts_tree_root_node(tree.get()));
+  std::vector<LaunchCommand> commands = ex.run(ts_tree_root_node(tree.get()));
+  if (ex.exhausted()) {
+    if (errors != nullptr) {
+      errors->push_back({file.region(0, 0), "variables expand to more text than the limit (8 MiB + 8 bytes per byte "
+                                            "of the script); launch commands after that point are not analysed"});
+    }
+  }
+  return commands;
 }
 
-}  // namespace lint::model
+const Flag* find_flag(const LaunchCommand& c, std::string_view name) {
+  const Flag* found = nullptr;
+  for (const Flag& f : c.flags) {
+    if (f.name == name) found = &f;
+  }
+  return found;
+}
+
+std::vector<ScriptArg> script_arguments(const std::vector<Word>& args) {
+  std::vector<ScriptArg> out;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& t = args[i].text;
+    if (!t.starts_with("--")) continue;
+    ScriptArg a;
+    const auto eq = t.find('=');
+    a.name = t.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+    for (char& ch : a.name) {
+      if (ch == '-') ch = '_';
+    }
+    a.region = args[i].region;
+    if (eq != std::string::npos) {
+      a.value = Word{t.substr(eq + 1), args[i].known, args[i].region};
+    } else if (i + 1 < args.size() && !args[i + 1].text.starts_with("--")) {
+      a.value = args[i + 1];
+      a.region.end = args[i + 1].region.end;
+      a.region.end_byte = args[i + 1].region.end_byte;
+      ++i;
+    }
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+const ScriptArg* find_arg(const std::vector<ScriptArg>& args, std::string_view name) {
+  const ScriptArg* found = nullptr;
+  for (const ScriptArg& a : args) {
+    if (a.name == name) found = &a;
+  }
+  return found;
+}
+
+std::optional<std::int64_t> int_of(const Word* w) {
+  if (w == nullptr || !w->known) return std::nullopt;
+  return parse_int(w->text);
+}
+
+}  // namespace lint::parse
