@@ -14,7 +14,9 @@
 #include "lint/driver/driver.hpp"
 #include "lint/parse/tree_sitter_support.hpp"
 #include "lint/report/explain.hpp"
+#include "lint/report/output_file.hpp"
 #include "lint/report/reporter.hpp"
+#include "lint/source/read_file.hpp"
 #include "rules/registry.hpp"
 
 namespace {
@@ -166,6 +168,33 @@ bool use_color(const std::string& when, const std::string& output_path) {
   if (when == "never") return false;
   if (const char* nc = std::getenv("NO_COLOR"); nc != nullptr && *nc != '\0') return false;
   return output_path.empty() && isatty(STDOUT_FILENO) != 0;
+}
+
+}  // namespace
+
+namespace {
+
+/// Writes a finished report to `path` (standard output when empty); false, with the reason on stderr, on failure.
+bool emit(const std::string& path, const std::string& text) {
+  const std::string why =
+      path.empty() ? lint::report::write_standard_output(text) : lint::report::write_output_file(path, text);
+  if (why.empty()) return true;
+  std::cerr << "launchlint: error: " << why << "\n";
+  return false;
+}
+
+/// Exit 2 when an --output names one of the files just linted (writing it would destroy the input).
+int refuse_overwriting_inputs(const std::vector<Output>& outputs, const lint::driver::RunResult& result) {
+  std::vector<std::string> inputs;
+  for (const auto& [path, source] : result.sources) inputs.push_back(path);
+  for (const Output& o : outputs) {
+    if (o.path.empty()) continue;
+    if (const std::string input = lint::report::overwritten_input(o.path, inputs); !input.empty()) {
+      std::cerr << "launchlint: error: --output " << o.path << " would overwrite the linted file " << input << "\n";
+      return kExitError;
+    }
+  }
+  return 0;
 }
 
 }  // namespace
@@ -353,9 +382,13 @@ int main(int argc, char** argv) {
   opts.respect_gitignore = cli.gitignore;
   if (reading_stdin) {
     opts.read_stdin = true;
-    std::stringstream ss;
-    ss << std::cin.rdbuf();
-    opts.stdin_text = ss.str();
+    // Standard input is held to the limits of any input file (docs/limits.md).
+    lint::source::ReadResult read = lint::source::read_descriptor(STDIN_FILENO, lint::driver::kMaxFileBytes);
+    if (!read.text) {
+      std::cerr << "launchlint: error: standard input: " << read.error << "\n";
+      return kExitError;
+    }
+    opts.stdin_text = std::move(*read.text);
     if (!cli.stdin_filename.empty()) opts.stdin_filename = cli.stdin_filename;
   } else if (!cli.paths.empty()) {
     opts.paths = cli.paths;
@@ -367,17 +400,18 @@ int main(int argc, char** argv) {
     std::vector<const lint::model::Launch*> launches;
     for (const auto& l : result.launches) launches.push_back(&l);
     std::string out_path = cli.outputs.empty() ? "" : cli.outputs.back().path;
-    std::ofstream file;
-    if (!out_path.empty()) file.open(out_path);
-    std::ostream& out = out_path.empty() ? std::cout : file;
+    if (const int rc = refuse_overwriting_inputs(cli.outputs, result); rc != 0) return rc;
+    std::ostringstream out;
     if (cli.format_json) lint::report::write_explain_json(out, launches);
     else lint::report::write_explain_text(out, launches, use_color(cli.color, out_path));
+    if (!emit(out_path, out.str())) return kExitError;
     return kExitClean;
   }
 
   std::string srcroot = fs::current_path().generic_string();
   if (!srcroot.ends_with("/")) srcroot += "/";
   if (cli.outputs.empty()) cli.outputs.push_back(Output{});
+  if (const int rc = refuse_overwriting_inputs(cli.outputs, result); rc != 0) return rc;
   for (const Output& o : cli.outputs) {
     lint::report::ReportInput in;
     in.diagnostics = &result.diagnostics;
@@ -386,15 +420,8 @@ int main(int argc, char** argv) {
     in.srcroot = srcroot;
     in.color = use_color(cli.color, o.path);
     in.files_checked = result.files_checked;
-    std::ofstream file;
-    if (!o.path.empty()) {
-      file.open(o.path, std::ios::binary);
-      if (!file) {
-        std::cerr << "launchlint: error: cannot write " << o.path << "\n";
-        return kExitError;
-      }
-    }
-    std::ostream& out = o.path.empty() ? std::cout : file;
+    // Each report is rendered whole, then written at once (atomically to a file; lint/report/output_file).
+    std::ostringstream out;
     if (cli.statistics && o.format == lint::report::Format::Text) {
       std::map<std::string, std::size_t> counts;
       for (const auto& d : result.diagnostics) ++counts[d.code];
@@ -402,6 +429,7 @@ int main(int argc, char** argv) {
         auto it = counts.find(std::string(r.code));
         if (it != counts.end()) out << it->second << "\t" << r.code << "\t" << r.slug << "\n";
       }
+      if (!emit(o.path, out.str())) return kExitError;
       continue;
     }
     if (cli.quiet && (o.format == lint::report::Format::Text || o.format == lint::report::Format::Concise)) {
@@ -416,6 +444,7 @@ int main(int argc, char** argv) {
     } else {
       lint::report::write(o.format, out, in);
     }
+    if (!emit(o.path, out.str())) return kExitError;
   }
 
   if (cli.exit_zero || fail_on == "never") return kExitClean;
