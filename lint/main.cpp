@@ -48,6 +48,7 @@ Options:
   --exit-zero           exit 0 even with findings
   --config FILE         read settings from FILE instead of discovering launchlint.toml / pyproject.toml
   --isolated            ignore every configuration file
+  --allow-outside PATH  let launches read PATH (a file or folder) outside the linted roots and their repository
   --statistics          print the number of findings per rule instead of the findings
   --show-suppressed     include suppressed findings (marked) in the output
   --quiet               print findings only (no summary line)
@@ -92,6 +93,7 @@ struct Cli {
   bool exit_zero = false;
   std::string config;
   bool isolated = false;
+  std::vector<std::string> allow_outside;  ///< files or folders outside the project that launches may read
   bool statistics = false;
   bool show_suppressed = false;
   bool quiet = false;
@@ -286,6 +288,10 @@ int main(int argc, char** argv) {
       cli.config = *v;
     } else if (a == "--isolated") {
       cli.isolated = true;
+    } else if (a == "--allow-outside") {
+      auto v = value();
+      if (!v) return usage_error("--allow-outside needs a path");
+      cli.allow_outside.push_back(*v);
     } else if (a == "--statistics") {
       cli.statistics = true;
     } else if (a == "--show-suppressed") {
@@ -380,6 +386,7 @@ int main(int argc, char** argv) {
   opts.jobs = cli.jobs;
   opts.show_suppressed = cli.show_suppressed;
   opts.respect_gitignore = cli.gitignore;
+  opts.allow_outside = cli.allow_outside;
   if (reading_stdin) {
     opts.read_stdin = true;
     // Standard input is held to the limits of any input file (docs/limits.md).

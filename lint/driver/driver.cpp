@@ -267,9 +267,64 @@ std::vector<std::unique_ptr<model::Document>> load_documents(const RunOptions& o
 /// Binds every launch command to its files (loading files outside the linted paths) and resolves each launch.
 /// Each file that no launch command binds is a launch of its own; a bound file is judged within its launches (a
 /// script's checkpointing silences its config's FSDP001, for example).
+/// The project boundary (SECURITY.md): the folders whose files a launch may read. For each linted path, the git
+/// repository holding it (the nearest folder above with a `.git`), or outside one the path itself (its folder for
+/// a file); the working folder for standard input; and whatever `--allow-outside` names. All canonical.
+std::vector<fs::path> project_roots(const RunOptions& options) {
+  std::vector<fs::path> roots;
+  std::error_code ec;
+  std::vector<std::string> paths = options.read_stdin ? std::vector<std::string>{"."} : options.paths;
+  for (const std::string& p : paths) {
+    fs::path path = fs::weakly_canonical(fs::absolute(p, ec), ec);
+    if (!fs::is_directory(path, ec)) path = path.parent_path();
+    fs::path root = path;
+    for (fs::path dir = path; !dir.empty(); dir = dir.parent_path()) {
+      if (fs::exists(dir / ".git", ec)) {
+        root = dir;
+        break;
+      }
+      if (dir == dir.root_path()) break;
+    }
+    roots.push_back(root);
+  }
+  for (const std::string& p : options.allow_outside) roots.push_back(fs::weakly_canonical(fs::absolute(p, ec), ec));
+  for (const DeclaredLaunch& dl : options.declared_launches) {
+    roots.push_back(fs::weakly_canonical(fs::absolute(dl.config_path, ec), ec));  // read already
+  }
+  return roots;
+}
+
+/// True when `path` (after resolving links) lies under one of `roots`.
+bool inside_project(const std::string& path, const std::vector<fs::path>& roots) {
+  std::error_code ec;
+  const fs::path p = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  for (const fs::path& root : roots) {
+    auto r = root.begin();
+    auto q = p.begin();
+    for (; r != root.end() && q != p.end() && *r == *q; ++r, ++q) {
+    }
+    if (r == root.end() || (r != root.end() && r->empty() && std::next(r) == root.end())) return true;
+  }
+  return false;
+}
+
 std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::Document>>& documents,
                                             const RunOptions& options) {
-  bind::DocumentSet docs(documents, [](const std::string& path) { return read_document(path, true); });
+  const std::vector<fs::path> roots = project_roots(options);
+  bind::DocumentSet docs(documents, [&roots](const std::string& path) {
+    if (!inside_project(path, roots)) {
+      // Never read: a launch script in an untrusted change could point at a secret anywhere on the machine.
+      auto doc = std::make_unique<model::Document>();
+      doc->source = std::make_shared<source::SourceFile>(path, "");
+      std::error_code ec;
+      doc->read_error = "the launch refers to " + fs::weakly_canonical(fs::absolute(path, ec), ec).string() +
+                        ", outside the project being linted (pass --allow-outside PATH to read it)";
+      doc->outside_project = true;
+      doc->explicitly_named = true;
+      return doc;
+    }
+    return read_document(path, true);
+  });
   const std::deque<bind::CommandSite> commands = bind::collect_commands(docs, options.declared_launches);
   std::vector<model::Launch> bound;
   for (const bind::CommandSite& site : commands) bound.push_back(model::resolve_bound(bind::bind_command(docs, site)));

@@ -45,6 +45,8 @@ struct RunOptions {
   unsigned jobs = 0;                              ///< 0: all cores
   bool show_suppressed = false;
   bool respect_gitignore = true;
+  /// Files and folders outside the project boundary that launches may still read (`--allow-outside PATH`).
+  std::vector<std::string> allow_outside;
 };
 
 struct RunResult {

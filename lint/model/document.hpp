@@ -36,6 +36,7 @@ struct Document {
   std::vector<parse::LaunchCommand> launch_commands;  ///< a launch script's launch commands, in order
   std::vector<parse::ParseError> shell_errors;        ///< why a launch script could not be read for commands
   std::optional<std::string> read_error;  ///< LL002: why the file could not be read
+  bool outside_project = false;           ///< a reference outside the project boundary: not read (LL002, info)
   source::Region read_error_region;       ///< where (invalid UTF-8: the first bad byte); invalid = whole file
   bool report_parse_errors = false;       ///< parse errors are findings (a launch file, or named explicitly)
   bool explicitly_named = false;          ///< given on the command line rather than found in a directory

@@ -8,6 +8,11 @@ class UnreadableInput final : public rule::Rule {
  public:
   void check_document(const model::Document& doc, rule::RuleContext& ctx) const override {
     if (!doc.read_error) return;
+    if (doc.outside_project) {
+      // A launch names a file outside the project (SECURITY.md): not read, not quoted, only named.
+      ctx.report(doc.path(), doc.read_error_region, "Not read: " + *doc.read_error + ".", {}, rule::Severity::Info);
+      return;
+    }
     // Files found by walking a directory are only reported when their name says they are launch inputs.
     ctx.report(doc.path(), doc.read_error_region, "Cannot read this file: " + *doc.read_error + ".");
   }

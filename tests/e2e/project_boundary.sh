@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The project boundary (SECURITY.md): a launch that names a file outside the linted roots and their repository
+# gets an info finding naming it; the file is never read or quoted, unless --allow-outside names it.
+# Usage: project_boundary.sh path/to/launchlint
+set -uo pipefail
+bin=$(realpath "$1")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+fail=0
+mkdir -p secret repo/sub
+printf 'api_key: hunter2\ndistributed_type: FSDP\nnum_processes: 2\n' > secret/credentials.yaml
+printf 'accelerate launch --config_file ../secret/credentials.yaml train.py\n' > repo/launch.sh
+printf 'distributed_type: FSDP\nnum_processes: 2\nmachine_rank: 0\n' > repo/inside.yaml
+printf 'accelerate launch --config_file ../inside.yaml train.py\n' > repo/sub/launch.sh
+ln -s ../secret/credentials.yaml repo/link.yaml
+printf 'accelerate launch --config_file link.yaml train.py\n' > repo/via_link.sh
+git -C repo init -q .
+
+out=$(cd repo && "$bin" --isolated --format concise . 2>&1)
+if grep -q hunter2 <<<"$out"; then echo "FAIL a file outside the project was quoted"; fail=1; else echo "ok   nothing outside is quoted"; fi
+if grep -q "LL002 \[info\].*secret/credentials.yaml.*outside the project" <<<"$out"; then echo "ok   info finding names the path"
+else echo "FAIL no info finding naming the outside file"; echo "$out"; fail=1; fi
+[ "$(grep -c 'outside the project' <<<"$out")" -ge 1 ] || fail=1
+# Linting only sub/: the repository holding it is the boundary, so ../inside.yaml is read.
+out=$(cd repo && "$bin" --isolated --format concise sub 2>&1)
+if grep -q "outside the project" <<<"$out"; then echo "FAIL a file in the same repository was refused"; echo "$out"; fail=1
+else echo "ok   the repository holding the linted folder is inside"; fi
+# Allowed explicitly: read.
+out=$(cd repo && "$bin" --isolated --format concise --allow-outside ../secret launch.sh 2>&1)
+if grep -q "outside the project" <<<"$out"; then echo "FAIL --allow-outside did not allow"; fail=1; else echo "ok   --allow-outside reads it"; fi
+exit $fail
