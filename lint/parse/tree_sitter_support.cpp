@@ -52,14 +52,6 @@ std::vector<std::string> grammar_abi_problems() {
   return problems;
 }
 
-std::string grammar_versions() {
-  std::string out = "tree-sitter runtime ABI " + std::to_string(TREE_SITTER_LANGUAGE_VERSION);
-  for (const Grammar& g : kGrammars) {
-    out += std::string("; ") + g.name + " ABI " + std::to_string(ts_language_abi_version(g.language()));
-  }
-  return out;
-}
-
 std::uint64_t thread_cpu_ns() {
   timespec t{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);

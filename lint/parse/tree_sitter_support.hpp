@@ -20,9 +20,6 @@ namespace lint::parse {
 /// start-up: a mismatch is a build defect, reported as an error instead of silently yielding no facts.
 std::vector<std::string> grammar_abi_problems();
 
-/// "tree-sitter runtime ABI 15; tree-sitter-python ABI 15; tree-sitter-bash ABI 15" (for --version).
-std::string grammar_versions();
-
 /// The CPU time of the calling thread, in nanoseconds.
 std::uint64_t thread_cpu_ns();
 
