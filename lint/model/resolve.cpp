@@ -1268,6 +1268,7 @@ Launch resolve_bound(const BoundInputs& in) {
   l.per_file = false;
   l.command_document = in.script_doc;
   l.command_region = cmd.region;
+  l.script_args = cmd.script_args;
   l.name = in.script_doc->path() + ":" + std::to_string(cmd.region.begin.line);
   for (const Document* d : {in.script_doc, in.accelerate_config, in.python, in.trainer_fsdp_config, in.deepspeed,
                             in.torchtitan, in.axolotl, in.llamafactory}) {
