@@ -53,6 +53,8 @@ class GpuIdsMismatch final : public rule::Rule {
 
 }  // namespace
 
-std::unique_ptr<rule::Rule> make_gpu_ids_mismatch() { return std::make_unique<GpuIdsMismatch>(); }
+std::unique_ptr<rule::Rule> make_gpu_ids_mismatch() {
+  return std::make_unique<GpuIdsMismatch>();
+}
 
 }  // namespace lint::rules

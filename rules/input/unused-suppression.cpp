@@ -21,6 +21,8 @@ class UnusedSuppression final : public rule::Rule {
 
 }  // namespace
 
-std::unique_ptr<rule::Rule> make_unused_suppression() { return std::make_unique<UnusedSuppression>(); }
+std::unique_ptr<rule::Rule> make_unused_suppression() {
+  return std::make_unique<UnusedSuppression>();
+}
 
 }  // namespace lint::rules
