@@ -53,8 +53,6 @@ class GpuIdsMismatch final : public rule::Rule {
 
 }  // namespace
 
-std::unique_ptr<rule::Rule> make_gpu_ids_mismatch() {
-  return std::make_unique<GpuIdsMismatch>();
-}
+std::unique_ptr<rule::Rule> make_gpu_ids_mismatch() { return std::make_unique<GpuIdsMismatch>(); }
 
 }  // namespace lint::rules

@@ -37,20 +37,17 @@ class InvalidAccelerateValue final : public rule::Rule {
     }
     if (const parse::Node* n = root->find("mixed_precision")) {
       if (n->kind == parse::NodeKind::Bool && json) {
-        ctx.report(
-            doc.path(), n->region,
-            "`mixed_precision` is the boolean " + n->display() +
-                ": `accelerate launch` crashes with \"'bool' object has no attribute 'lower'\". Use one of \"no\", "
-                "\"fp16\", \"bf16\", \"fp8\".");
+        ctx.report(doc.path(), n->region,
+                   "`mixed_precision` is the boolean " + n->display() +
+                       ": `accelerate launch` crashes with \"'bool' object has no attribute 'lower'\". Use one of \"no\", "
+                       "\"fp16\", \"bf16\", \"fp8\".");
       } else if (n->kind != parse::NodeKind::Bool) {
         std::string lower = n->text;
         std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
         if (n->kind != parse::NodeKind::String || !acc::parse_choice(acc::mixed_precisions(), lower)) {
           ctx.report(doc.path(), n->region,
-                     "`mixed_precision: " + n->text +
-                         "` is not a precision accelerate knows (\"Unknown mixed_precision "
-                         "mode\"): use one of " +
-                         join(acc::mixed_precisions()) + ".");
+                     "`mixed_precision: " + n->text + "` is not a precision accelerate knows (\"Unknown mixed_precision "
+                     "mode\"): use one of " + join(acc::mixed_precisions()) + ".");
         }
       }
     }
@@ -60,10 +57,8 @@ class InvalidAccelerateValue final : public rule::Rule {
         if (n == nullptr || n->kind != parse::NodeKind::String) continue;
         if (!acc::parse_choice(acc::dynamo_backends(), n->text)) {
           ctx.report(doc.path(), n->region,
-                     "`" + n->text +
-                         "` is not a dynamo backend accelerate knows (\"Unknown dynamo backend\"): use one "
-                         "of " +
-                         join(acc::dynamo_backends()) + ".");
+                     "`" + n->text + "` is not a dynamo backend accelerate knows (\"Unknown dynamo backend\"): use one "
+                     "of " + join(acc::dynamo_backends()) + ".");
         }
       }
     }
@@ -80,7 +75,7 @@ class InvalidAccelerateValue final : public rule::Rule {
     }
   }
 
-  /// `accelerate launch --mixed_precision` takes argparse choices (launch.py:189-196).
+ /// `accelerate launch --mixed_precision` takes argparse choices (launch.py:189-196).
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
     for (const model::Setting* s : l.assignments(model::keys::kMixedPrecision)) {
       if (s->origin != model::Origin::LaunchFlag || s->value.kind != model::ValueKind::String) continue;
@@ -95,7 +90,9 @@ class InvalidAccelerateValue final : public rule::Rule {
  private:
   static void exact(const model::Document& doc, rule::RuleContext& ctx, const parse::Node& n,
                     std::span<const std::string_view> choices, const std::string& key, const std::string& why) {
-    if (n.kind == parse::NodeKind::String && std::find(choices.begin(), choices.end(), n.text) != choices.end()) return;
+    if (n.kind == parse::NodeKind::String &&
+        std::find(choices.begin(), choices.end(), n.text) != choices.end())
+      return;
     std::string hint;
     if (n.kind == parse::NodeKind::String) {
       if (auto exact_ci = acc::parse_choice(choices, n.text)) {
@@ -105,15 +102,12 @@ class InvalidAccelerateValue final : public rule::Rule {
       }
     }
     if (hint.empty()) hint = " Accepted: " + join(choices) + ".";
-    ctx.report(doc.path(), n.region,
-               "`" + key + ": " + n.text + "`: " + why + " (accelerate raises ValueError)." + hint);
+    ctx.report(doc.path(), n.region, "`" + key + ": " + n.text + "`: " + why + " (accelerate raises ValueError)." + hint);
   }
 };
 
 }  // namespace
 
-std::unique_ptr<rule::Rule> make_invalid_accelerate_value() {
-  return std::make_unique<InvalidAccelerateValue>();
-}
+std::unique_ptr<rule::Rule> make_invalid_accelerate_value() { return std::make_unique<InvalidAccelerateValue>(); }
 
 }  // namespace lint::rules

@@ -18,20 +18,18 @@ class InvalidTruthValue final : public rule::Rule {
       const parse::Node& v = e.value;
       if (v.kind == parse::NodeKind::Bool || v.kind == parse::NodeKind::Null) continue;
       // The launcher exports str(value) and the plugin parses it with str_to_bool.
-      if ((v.kind == parse::NodeKind::String || v.kind == parse::NodeKind::Int) && model::parse_truth(v.text)) continue;
+      if ((v.kind == parse::NodeKind::String || v.kind == parse::NodeKind::Int) && model::parse_truth(v.text))
+        continue;
       ctx.report(doc.path(), v.region,
-                 "`" + e.key.text + ": " + v.text +
-                     "` is not a truth value: accelerate raises \"invalid truth "
-                     "value\" in every process. Use true or false (accepted: y, yes, t, true, on, 1, n, no, f, false, "
-                     "off, 0).");
+                 "`" + e.key.text + ": " + v.text + "` is not a truth value: accelerate raises \"invalid truth "
+                 "value\" in every process. Use true or false (accepted: y, yes, t, true, on, 1, n, no, f, false, "
+                 "off, 0).");
     }
   }
 };
 
 }  // namespace
 
-std::unique_ptr<rule::Rule> make_invalid_truth_value() {
-  return std::make_unique<InvalidTruthValue>();
-}
+std::unique_ptr<rule::Rule> make_invalid_truth_value() { return std::make_unique<InvalidTruthValue>(); }
 
 }  // namespace lint::rules

@@ -19,8 +19,6 @@ class MissingDistributedType final : public rule::Rule {
 
 }  // namespace
 
-std::unique_ptr<rule::Rule> make_missing_distributed_type() {
-  return std::make_unique<MissingDistributedType>();
-}
+std::unique_ptr<rule::Rule> make_missing_distributed_type() { return std::make_unique<MissingDistributedType>(); }
 
 }  // namespace lint::rules

@@ -24,8 +24,7 @@ class NumProcessesUnset final : public rule::Rule {
     const parse::Entry* dt = cfg->root_map()->find_entry("distributed_type");
     if (dt == nullptr) return;
     // Unquoted NO (PyYAML False) and 'NO' default num_processes to 1 (config_args.py:111-112).
-    if (dt->value.kind == parse::NodeKind::Bool ||
-        (dt->value.kind == parse::NodeKind::String && dt->value.text == "NO"))
+    if (dt->value.kind == parse::NodeKind::Bool || (dt->value.kind == parse::NodeKind::String && dt->value.text == "NO"))
       return;
     std::vector<rule::RelatedLocation> rel;
     if (l.command_document != nullptr)
@@ -40,8 +39,6 @@ class NumProcessesUnset final : public rule::Rule {
 
 }  // namespace
 
-std::unique_ptr<rule::Rule> make_num_processes_unset() {
-  return std::make_unique<NumProcessesUnset>();
-}
+std::unique_ptr<rule::Rule> make_num_processes_unset() { return std::make_unique<NumProcessesUnset>(); }
 
 }  // namespace lint::rules

@@ -24,8 +24,8 @@ class SectionIgnoredByDistributedType final : public rule::Rule {
     const parse::Entry* e = root.find_entry(section);
     if (e == nullptr || !e->value.is_map() || e->value.entries.empty() || dt.text == needs) return;
     ctx.report(doc.path(), e->key.region,
-               "`" + std::string(section) + "` is ignored: the effective `distributed_type` is " + dt.text + ", not " +
-                   needs + ", so none of its settings reach the training processes.",
+               "`" + std::string(section) + "` is ignored: the effective `distributed_type` is " + dt.text +
+                   ", not " + needs + ", so none of its settings reach the training processes.",
                related_to(dt_site, "distributed_type is decided here."));
   }
 };

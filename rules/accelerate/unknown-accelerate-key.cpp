@@ -21,18 +21,14 @@ class UnknownAccelerateKey final : public rule::Rule {
         hint = " Did you mean `" + std::string(best) + "`?";
       }
       ctx.report(doc.path(), e.key.region,
-                 "Unknown accelerate config key `" + k +
-                     "`: `accelerate launch` rejects the file (\"had unknown "
-                     "keys\")." +
-                     hint);
+                 "Unknown accelerate config key `" + k + "`: `accelerate launch` rejects the file (\"had unknown "
+                 "keys\")." + hint);
     }
   }
 };
 
 }  // namespace
 
-std::unique_ptr<rule::Rule> make_unknown_accelerate_key() {
-  return std::make_unique<UnknownAccelerateKey>();
-}
+std::unique_ptr<rule::Rule> make_unknown_accelerate_key() { return std::make_unique<UnknownAccelerateKey>(); }
 
 }  // namespace lint::rules

@@ -33,8 +33,6 @@ class UnknownFsdpConfigKey final : public rule::Rule {
 
 }  // namespace
 
-std::unique_ptr<rule::Rule> make_unknown_fsdp_config_key() {
-  return std::make_unique<UnknownFsdpConfigKey>();
-}
+std::unique_ptr<rule::Rule> make_unknown_fsdp_config_key() { return std::make_unique<UnknownFsdpConfigKey>(); }
 
 }  // namespace lint::rules

@@ -25,8 +25,6 @@ class FsdpDisabledByLaunchFlag final : public rule::Rule {
 
 }  // namespace
 
-std::unique_ptr<rule::Rule> make_fsdp_disabled_by_launch_flag() {
-  return std::make_unique<FsdpDisabledByLaunchFlag>();
-}
+std::unique_ptr<rule::Rule> make_fsdp_disabled_by_launch_flag() { return std::make_unique<FsdpDisabledByLaunchFlag>(); }
 
 }  // namespace lint::rules

@@ -9,6 +9,7 @@ namespace {
 
 using model::ValueKind;
 
+
 class Fsdp2ActivationCheckpointingWithoutWrapPolicy final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
@@ -21,8 +22,7 @@ class Fsdp2ActivationCheckpointingWithoutWrapPolicy final : public rule::Rule {
     const model::Value& policy = l.value(model::keys::kAutoWrapPolicy);
     if (policy.kind != ValueKind::String) return;
     const bool no_wrap = policy.text == "NO_WRAP";
-    const bool size_zero =
-        policy.text == "SIZE_BASED_WRAP" && min_num_params_is_zero(l.value(model::keys::kMinNumParams));
+    const bool size_zero = policy.text == "SIZE_BASED_WRAP" && min_num_params_is_zero(l.value(model::keys::kMinNumParams));
     if (!no_wrap && !size_zero) return;
 
     const model::Setting* policy_site = written_site(l, model::keys::kAutoWrapPolicy);

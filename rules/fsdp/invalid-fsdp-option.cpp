@@ -92,13 +92,11 @@ class InvalidFsdpOption final : public rule::Rule {
                             : acc::parse_choice(choices, v.text).has_value();
       if (ok) continue;
       std::string hint;
-      if (auto ci = acc::parse_choice(choices, v.text))
-        hint = " transformers needs it upper-case: " + std::string(*ci) + ".";
-      else if (auto best = acc::closest(v.text, choices); !best.empty())
-        hint = " Did you mean " + std::string(best) + "?";
+      if (auto ci = acc::parse_choice(choices, v.text)) hint = " transformers needs it upper-case: " + std::string(*ci) + ".";
+      else if (auto best = acc::closest(v.text, choices); !best.empty()) hint = " Did you mean " + std::string(best) + "?";
       ctx.report(s->path, s->region,
-                 "'" + v.text + "' is not a valid " + what + " (" + error +
-                     " in every rank). Accepted: " + join(choices) + "." + hint,
+                 "'" + v.text + "' is not a valid " + what + " (" + error + " in every rank). Accepted: " +
+                     join(choices) + "." + hint,
                  {}, std::nullopt, std::string(key));
     }
   }
@@ -106,8 +104,6 @@ class InvalidFsdpOption final : public rule::Rule {
 
 }  // namespace
 
-std::unique_ptr<rule::Rule> make_invalid_fsdp_option() {
-  return std::make_unique<InvalidFsdpOption>();
-}
+std::unique_ptr<rule::Rule> make_invalid_fsdp_option() { return std::make_unique<InvalidFsdpOption>(); }
 
 }  // namespace lint::rules

@@ -45,8 +45,8 @@ class InvalidShardingStrategy final : public rule::Rule {
                  "`" + shown + "` is not a ShardingStrategy: every rank fails when FSDP is set up (" +
                      (v.kind == ValueKind::Int    ? std::string("ValueError")
                       : v.kind == ValueKind::Enum ? std::string("AttributeError")
-                                                  : std::string("KeyError")) +
-                     ")." + suggestion(shown),
+                                                  : std::string("KeyError")) + ")." +
+                     suggestion(shown),
                  {}, std::nullopt, std::string(s->key));
     }
     for (const model::Setting* s : l.assignments(model::keys::kReshardAfterForward)) {
@@ -56,16 +56,13 @@ class InvalidShardingStrategy final : public rule::Rule {
           v.kind != ValueKind::Bool && v.kind != ValueKind::Unknown) {
         std::string fix = "true or false";
         if (v.kind == ValueKind::String) {
-          if (acc::keeps_params_between_passes(v.text) || v.text == "NO_SHARD")
-            fix = "false";
-          else if (v.text == "FULL_SHARD" || v.text == "HYBRID_SHARD")
-            fix = "true";
+          if (acc::keeps_params_between_passes(v.text) || v.text == "NO_SHARD") fix = "false";
+          else if (v.text == "FULL_SHARD" || v.text == "HYBRID_SHARD") fix = "true";
         }
         ctx.report(s->path, s->region,
                    "Under FSDP2 `reshard_after_forward` must be a boolean, not " + s->written.display() +
                        ": accelerate raises ValueError (\"invalid truth value\" / \"not supported with FSDP2\"). "
-                       "Write " +
-                       fix + ".",
+                       "Write " + fix + ".",
                    {}, std::nullopt, std::string(s->key));
       } else if (version == 1 && s->origin == model::Origin::PluginObject && v.kind == ValueKind::Bool &&
                  version_from_plugin(l)) {
@@ -117,8 +114,6 @@ class InvalidShardingStrategy final : public rule::Rule {
 
 }  // namespace
 
-std::unique_ptr<rule::Rule> make_invalid_sharding_strategy() {
-  return std::make_unique<InvalidShardingStrategy>();
-}
+std::unique_ptr<rule::Rule> make_invalid_sharding_strategy() { return std::make_unique<InvalidShardingStrategy>(); }
 
 }  // namespace lint::rules

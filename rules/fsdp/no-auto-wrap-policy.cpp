@@ -12,6 +12,7 @@ namespace {
 
 using model::ValueKind;
 
+
 /// The script wraps submodules itself: several FSDP calls (one per layer), an `auto_wrap_policy=` object given to
 /// torch, or PEFT's `fsdp_auto_wrap_policy`.
 bool script_wraps_itself(const model::Launch& l) {
@@ -49,8 +50,7 @@ class NoAutoWrapPolicy final : public rule::Rule {
     const model::Value& policy = l.value(model::keys::kAutoWrapPolicy);
     if (policy.kind != ValueKind::String) return;
     const bool no_wrap = policy.text == "NO_WRAP";
-    const bool size_zero =
-        policy.text == "SIZE_BASED_WRAP" && min_num_params_is_zero(l.value(model::keys::kMinNumParams));
+    const bool size_zero = policy.text == "SIZE_BASED_WRAP" && min_num_params_is_zero(l.value(model::keys::kMinNumParams));
     if (!no_wrap && !size_zero) return;
     if (script_wraps_itself(l)) return;
 

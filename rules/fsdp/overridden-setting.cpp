@@ -45,14 +45,12 @@ class OverriddenSetting final : public rule::Rule {
                     winner.value.display() + " from " + describe(winner) +
                     ". Set the strategy there (fsdp_sharding_strategy), or use FSDP2 (fsdp_config version 2).";
         } else if (loser->note == "overwritten by accelerate launch") {
-          message = "`" + loser->spelled + "=" + loser->written.text +
-                    "` is overwritten: `accelerate launch` always "
-                    "exports it, here as " +
-                    winner.value.display() + " from " + describe(winner) +
+          message = "`" + loser->spelled + "=" + loser->written.text + "` is overwritten: `accelerate launch` always "
+                    "exports it, here as " + winner.value.display() + " from " + describe(winner) +
                     ". Set it in the config file or with an `--fsdp_*` flag instead.";
         } else {
-          message = "`" + loser->spelled + "` sets " + std::string(key) + " to " + loser->value.display() + ", but " +
-                    describe(winner) + " sets " + winner.value.display() + ", which wins" +
+          message = "`" + loser->spelled + "` sets " + std::string(key) + " to " + loser->value.display() +
+                    ", but " + describe(winner) + " sets " + winner.value.display() + ", which wins" +
                     (e.reason.empty() ? std::string(".") : ": " + e.reason + ".") +
                     " Remove one of them so the launch says what it does.";
         }
@@ -66,8 +64,6 @@ class OverriddenSetting final : public rule::Rule {
 
 }  // namespace
 
-std::unique_ptr<rule::Rule> make_overridden_setting() {
-  return std::make_unique<OverriddenSetting>();
-}
+std::unique_ptr<rule::Rule> make_overridden_setting() { return std::make_unique<OverriddenSetting>(); }
 
 }  // namespace lint::rules

@@ -23,7 +23,8 @@ class SettingIgnoredByFsdpVersion final : public rule::Rule {
     if (!version) return;
     const model::Setting* version_site = written_site(l, model::keys::kFsdpVersion);
     const std::string version_note =
-        version_site != nullptr ? "FSDP version " + std::to_string(*version) + " is set here." : "";
+        version_site != nullptr ? "FSDP version " + std::to_string(*version) + " is set here."
+                                : "";
     if (*version == 1) {
       const model::Value& strategy = l.value(model::keys::kShardingStrategy);
       if (strategy.kind != ValueKind::String) return;

@@ -18,17 +18,18 @@ class ShardGradOpWithoutActivationCheckpointing final : public rule::Rule {
 
     const bool v2 = l.fsdp_version() == 2;
     const std::string what = v2 ? "reshard_after_forward=False" : site->value.text;
-    std::string message =
-        "`" + what +
-        "` keeps every parameter unsharded from forward until backward, and no "
-        "activation checkpointing is enabled in this launch: peak memory is about that of DDP "
-        "(measured on a 7B LoRA, 8 ranks: 23.6 GiB per GPU vs 11.9 GiB with " +
-        std::string(v2 ? "reshard_after_forward=True" : "FULL_SHARD") + "; 15.5 vs 3.8 GiB with checkpointing). Use " +
-        std::string(v2 ? "`reshard_after_forward: true`" : "FULL_SHARD") + " or enable activation checkpointing.";
+    std::string message = "`" + what + "` keeps every parameter unsharded from forward until backward, and no "
+                          "activation checkpointing is enabled in this launch: peak memory is about that of DDP "
+                          "(measured on a 7B LoRA, 8 ranks: 23.6 GiB per GPU vs 11.9 GiB with " +
+                          std::string(v2 ? "reshard_after_forward=True" : "FULL_SHARD") +
+                          "; 15.5 vs 3.8 GiB with checkpointing). Use " +
+                          std::string(v2 ? "`reshard_after_forward: true`" : "FULL_SHARD") +
+                          " or enable activation checkpointing.";
     std::vector<rule::RelatedLocation> related;
     if (!l.per_file && l.command_document != nullptr && l.command_document->path() != site->path)
       related.push_back({l.command_document->path(), l.command_region, "The launch this configuration belongs to."});
-    ctx.report(site->path, site->region, std::move(message), std::move(related), std::nullopt, std::string(site->key));
+    ctx.report(site->path, site->region, std::move(message), std::move(related), std::nullopt,
+               std::string(site->key));
   }
 };
 

@@ -17,24 +17,12 @@ namespace {
 using model::ValueKind;
 
 /// Every key `_process_fsdp_args` reads after stripping `fsdp_` (training_args.py:2743-2841, docstring :675-713).
-constexpr std::array<std::string_view, 18> kReadKeys = {"version",
-                                                        "cpu_offload",
-                                                        "auto_wrap_policy",
-                                                        "min_num_params",
-                                                        "transformer_layer_cls_to_wrap",
-                                                        "cpu_ram_efficient_loading",
-                                                        "state_dict_type",
-                                                        "activation_checkpointing",
-                                                        "reshard_after_forward",
-                                                        "forward_prefetch",
-                                                        "backward_prefetch",
-                                                        "use_orig_params",
-                                                        "sync_module_states",
-                                                        "limit_all_gathers",
-                                                        "xla",
-                                                        "xla_fsdp_v2",
-                                                        "xla_fsdp_grad_ckpt",
-                                                        "xla_fsdp_settings"};
+constexpr std::array<std::string_view, 18> kReadKeys = {
+    "version",          "cpu_offload",        "auto_wrap_policy",   "min_num_params",
+    "transformer_layer_cls_to_wrap", "cpu_ram_efficient_loading", "state_dict_type", "activation_checkpointing",
+    "reshard_after_forward", "forward_prefetch", "backward_prefetch",  "use_orig_params",
+    "sync_module_states", "limit_all_gathers", "xla",               "xla_fsdp_v2",
+    "xla_fsdp_grad_ckpt", "xla_fsdp_settings"};
 
 /// Read only when `version` is 1 (training_args.py:2830-2841).
 constexpr std::array<std::string_view, 5> kFsdp1Only = {"forward_prefetch", "backward_prefetch", "use_orig_params",
@@ -51,9 +39,9 @@ std::string_view strip_prefix(std::string_view key) {
 
 /// One key of the config, wherever it was written.
 struct Item {
-  std::string key;        ///< as written
-  source::Region region;  ///< where to report
-  model::Value value;     ///< its value (Unknown when not known)
+  std::string key;         ///< as written
+  source::Region region;   ///< where to report
+  model::Value value;      ///< its value (Unknown when not known)
 };
 
 /// The FSDP version the Trainer uses: `fsdp_version` beats `version` (pop-then-assign, §A.3), default 2;
@@ -69,8 +57,7 @@ std::optional<int> fsdp_version(const std::vector<Item>& items) {
   if (v == nullptr) return 2;
   if (v->value.kind == ValueKind::Int && (v->value.integer == 1 || v->value.integer == 2))
     return static_cast<int>(v->value.integer);
-  if (v->value.kind == ValueKind::String && (v->value.text == "1" || v->value.text == "2"))
-    return v->value.text[0] - '0';
+  if (v->value.kind == ValueKind::String && (v->value.text == "1" || v->value.text == "2")) return v->value.text[0] - '0';
   return std::nullopt;
 }
 
@@ -131,15 +118,15 @@ std::string strategy_message(const std::string& spelled, const Item& it, std::op
   } else if (it.value.kind == ValueKind::Int) {
     strategy = model::accelerate::parse_strategy(std::to_string(it.value.integer));
   }
-  if (!strategy)
-    return m + " Use " + fsdp_option(python, "full_shard") + " or " + fsdp_option(python, "shard_grad_op") + ".";
+  if (!strategy) return m + " Use " + fsdp_option(python, "full_shard") + " or " +
+                        fsdp_option(python, "shard_grad_op") + ".";
   const std::string word = lower(*strategy);
   if (version == 2 && word != "full_shard" && word != "shard_grad_op") {
-    return m + " Use " + fsdp_option(python, word) + " with `version: 1`: FSDP2 (the default) rejects `" + word + "`.";
+    return m + " Use " + fsdp_option(python, word) + " with `version: 1`: FSDP2 (the default) rejects `" + word +
+           "`.";
   }
   m += " Use " + fsdp_option(python, word);
-  if (version == 2)
-    m += std::string(" or set `reshard_after_forward: ") + (word == "full_shard" ? "true" : "false") + "`";
+  if (version == 2) m += std::string(" or set `reshard_after_forward: ") + (word == "full_shard" ? "true" : "false") + "`";
   return m + ".";
 }
 
@@ -204,11 +191,11 @@ class TrainerIgnoresFsdpConfigKey final : public rule::Rule {
                    spelled +
                        " is never read by the Trainer (transformers 5.17): it is silently dropped; CPU offload "
                        "comes from `cpu_offload` or the `offload` word of the `fsdp` option. Use `cpu_offload: true` "
-                       "or " +
-                       fsdp_option(python, "full_shard offload") + ".");
+                       "or " + fsdp_option(python, "full_shard offload") + ".");
         continue;
       }
-      std::string message = spelled + " is not a key the Trainer reads (transformers 5.17): it is silently dropped.";
+      std::string message =
+          spelled + " is not a key the Trainer reads (transformers 5.17): it is silently dropped.";
       const bool with_prefix = std::string_view(it.key).starts_with("fsdp_");
       if (auto best = model::accelerate::closest(it.key, with_prefix ? prefixed : names); !best.empty()) {
         message += " Did you mean `" + std::string(best) + "`?";

@@ -18,8 +18,6 @@ class ParseError final : public rule::Rule {
 
 }  // namespace
 
-std::unique_ptr<rule::Rule> make_parse_error() {
-  return std::make_unique<ParseError>();
-}
+std::unique_ptr<rule::Rule> make_parse_error() { return std::make_unique<ParseError>(); }
 
 }  // namespace lint::rules

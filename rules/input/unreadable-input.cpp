@@ -15,8 +15,6 @@ class UnreadableInput final : public rule::Rule {
 
 }  // namespace
 
-std::unique_ptr<rule::Rule> make_unreadable_input() {
-  return std::make_unique<UnreadableInput>();
-}
+std::unique_ptr<rule::Rule> make_unreadable_input() { return std::make_unique<UnreadableInput>(); }
 
 }  // namespace lint::rules

@@ -21,8 +21,6 @@ class UnusedSuppression final : public rule::Rule {
 
 }  // namespace
 
-std::unique_ptr<rule::Rule> make_unused_suppression() {
-  return std::make_unique<UnusedSuppression>();
-}
+std::unique_ptr<rule::Rule> make_unused_suppression() { return std::make_unique<UnusedSuppression>(); }
 
 }  // namespace lint::rules
