@@ -37,7 +37,11 @@ const Document* launch_script(const Launch& l) {
   return nullptr;
 }
 
-std::vector<ScriptFlag> script_flags(const std::vector<Word>& args) {
+std::vector<ScriptFlag> script_flags(const Launch& l) {
+  return l.command ? script_flags(l.command->script_args) : std::vector<ScriptFlag>{};
+}
+
+std::vector<ScriptFlag> script_flags(const std::vector<parse::Word>& args) {
   std::vector<ScriptFlag> out;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& t = args[i].text;
@@ -48,7 +52,7 @@ std::vector<ScriptFlag> script_flags(const std::vector<Word>& args) {
     std::replace(f.name.begin(), f.name.end(), '-', '_');
     f.region = args[i].region;
     if (eq != std::string::npos) {
-      f.value = Word{t.substr(eq + 1), args[i].known, args[i].region};
+      f.value = parse::Word{t.substr(eq + 1), args[i].known, args[i].region};
     } else if (i + 1 < args.size() && !args[i + 1].text.starts_with("--")) {
       f.value = args[i + 1];
       f.region.end = args[i + 1].region.end;
@@ -231,8 +235,8 @@ DeepSpeedState deepspeed_state(const Launch& l) {
     }
   }
   // `--deepspeed ds.json` given to a Trainer script.
-  if (!l.script_args.empty() && l.command_document != nullptr) {
-    const auto flags = script_flags(l.script_args);
+  if (l.command_document != nullptr) {
+    const auto flags = script_flags(l);
     if (const ScriptFlag* f = find_script_flag(flags, "deepspeed");
         f != nullptr && f->value && !f->value->text.empty()) {
       st.on = true;

@@ -62,10 +62,12 @@ bool is_training_arguments_class(std::string_view name);
 /// style; `-` in names read as `_`); the last occurrence wins.
 struct ScriptFlag {
   std::string name;
-  std::optional<Word> value;  ///< absent for a bare flag
+  std::optional<parse::Word> value;  ///< absent for a bare flag
   source::Region region;      ///< the flag and its value
 };
-std::vector<ScriptFlag> script_flags(const std::vector<Word>& args);
+std::vector<ScriptFlag> script_flags(const std::vector<parse::Word>& args);
+/// The script flags of a launch's command (none for a file linted alone).
+std::vector<ScriptFlag> script_flags(const Launch& l);
 const ScriptFlag* find_script_flag(const std::vector<ScriptFlag>& flags, std::string_view name);
 
 }  // namespace lint::model

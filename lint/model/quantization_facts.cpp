@@ -118,8 +118,8 @@ void python_facts(const Document& doc, QuantizationFacts& out) {
 }
 
 void flag_facts(const Launch& l, QuantizationFacts& out) {
-  if (l.script_args.empty() || l.command_document == nullptr) return;
-  const auto flags = script_flags(l.script_args);
+  if (l.command_document == nullptr) return;
+  const auto flags = script_flags(l);
   const std::string& path = l.command_document->path();
   // TRL ModelConfig: --load_in_8bit / --load_in_4bit / --bnb_4bit_quant_storage / --dtype
   // (trl/trainer/model_config.py); peft's examples/sft: --use_8bit_quantization / --use_4bit_quantization /
