@@ -6,7 +6,7 @@
 namespace lint::rules {
 namespace {
 
-// The DeepSpeed arguments of `accelerate launch` (accelerate 1.15.0 src/accelerate/commands/launch.py:409-510): the
+// The DeepSpeed arguments of `accelerate launch` (accelerate src/accelerate/commands/launch.py:409-510): the
 // config section is copied onto them and nothing else is read (launch.py:1259-1275, utils/launch.py:564-585).
 constexpr auto kKnown = std::to_array<std::string_view>(
     {"deepspeed_config_file", "zero_stage", "offload_optimizer_device", "offload_param_device",

@@ -45,7 +45,7 @@ class NumberAsString final : public rule::Rule {
         ctx.report(doc->path(), st->region,
                    "`zero_optimization.stage` is the string \"" + st->text +
                        "\": accelerate's and transformers' DeepSpeed helpers compare the stage with the integer "
-                       "(`is_zero3()` is `self._stage == 3`, accelerate 1.15.0 `utils/deepspeed.py:162-247`), so "
+                       "(`is_zero3()` is `self._stage == 3`, accelerate `src/accelerate/utils/deepspeed.py:162-247`), so "
                        "ZeRO-3 loading (zero.Init) and ZeRO-3 checks are skipped for a string stage. Write " +
                        st->text + " without quotes.");
       }
