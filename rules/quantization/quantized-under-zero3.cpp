@@ -11,7 +11,9 @@ class QuantizedUnderZero3 final : public rule::Rule {
     if (!ds.on || ds.zero_stage != 3) return;
     const model::QuantizationFacts q = model::quantization_facts(l);
     for (const model::QuantizedLoad& load : q.loads) {
-      if (load.bits != 8) continue;
+      // Only LLaMA-Factory's own check is backed by evidence so far; the transformers path waits for the oracle
+      // cases zero3-q8 / zero3-q4-* (DeepSpeed on the oracle machine).
+      if (load.bits != 8 || load.front_end != model::LoaderFrontEnd::LlamaFactory) continue;
       std::string msg = "bitsandbytes 8-bit loading (`" + load.site.what + "`) under DeepSpeed ZeRO-3";
       if (load.front_end == model::LoaderFrontEnd::LlamaFactory) {
         msg +=
