@@ -120,7 +120,8 @@ std::vector<std::string> named_deepspeed_candidates(const model::Document& scrip
   std::string named;
   if (referrer.kind == model::DocKind::AccelerateConfig && referrer.root_map() != nullptr) {
     const parse::Node* section = referrer.root_map()->find("deepspeed_config");
-    const parse::Node* file = section != nullptr && section->is_map() ? section->find("deepspeed_config_file") : nullptr;
+    const parse::Node* file =
+        section != nullptr && section->is_map() ? section->find("deepspeed_config_file") : nullptr;
     if (file != nullptr && file->kind == parse::NodeKind::String) named = file->text;
   } else if (referrer.kind == model::DocKind::AxolotlConfig && referrer.root_map() != nullptr) {
     const parse::Node* ds = referrer.root_map()->find("deepspeed");
@@ -128,9 +129,12 @@ std::vector<std::string> named_deepspeed_candidates(const model::Document& scrip
   } else if (referrer.kind == model::DocKind::PythonScript && referrer.python) {
     for (const model::PyCall& c : referrer.python->calls) {
       const model::PyArg* a = nullptr;
-      if (is_training_arguments(c.name)) a = c.keyword("deepspeed");
-      else if (c.name == "DeepSpeedStrategy") a = c.keyword("config");
-      else if (c.name == "initialize" && c.callee.starts_with("deepspeed")) a = c.keyword("config");
+      if (is_training_arguments(c.name))
+        a = c.keyword("deepspeed");
+      else if (c.name == "DeepSpeedStrategy")
+        a = c.keyword("config");
+      else if (c.name == "initialize" && c.callee.starts_with("deepspeed"))
+        a = c.keyword("config");
       if (a != nullptr && a->value.kind == model::ValueKind::String && a->value.text.ends_with(".json")) {
         named = a->value.text;
         break;

@@ -63,7 +63,7 @@ bool is_training_arguments_class(std::string_view name);
 struct ScriptFlag {
   std::string name;
   std::optional<parse::Word> value;  ///< absent for a bare flag
-  source::Region region;      ///< the flag and its value
+  source::Region region;             ///< the flag and its value
 };
 std::vector<ScriptFlag> script_flags(const std::vector<parse::Word>& args);
 /// The script flags of a launch's command (none for a file linted alone).
