@@ -217,6 +217,16 @@ QuantizationFacts quantization_facts(const Launch& l) {
     if (d->kind == DocKind::AxolotlConfig || d->kind == DocKind::LlamaFactoryConfig) yaml_facts(*d, out);
   }
   flag_facts(l, out);
+  // TRL's scripts set `model_kwargs["device_map"] = get_kbit_device_map()` exactly when they quantize
+  // (trl/scripts/sft.py, dpo.py, grpo.py): a per-process device map whenever the launch loads quantized.
+  if (!out.loads.empty()) {
+    if (const Document* script = launch_script(l)) {
+      for (const PyCall& c : script->python->calls) {
+        if (c.name == "get_kbit_device_map")
+          out.device_maps.push_back(Site{script->path(), c.region, "device_map=get_kbit_device_map()"});
+      }
+    }
+  }
   return out;
 }
 
