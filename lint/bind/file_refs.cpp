@@ -58,6 +58,11 @@ FileRefs referenced_files(const model::Document& script_doc, const parse::Launch
       }
     } else {
       add(refs.script, *cmd.script);
+      // LLaMA-Factory's FSDP recipe: `accelerate launch --config_file fsdp.yaml src/train.py config.yaml`, the
+      // training YAML as the script's only positional argument (bound only if it reads as a LLaMA-Factory config).
+      if (!cmd.script_args.empty() && cmd.script->text.ends_with("train.py") &&
+          (cmd.script_args.front().text.ends_with(".yaml") || cmd.script_args.front().text.ends_with(".yml")))
+        add(refs.llamafactory, cmd.script_args.front());
     }
   }
   const auto args = parse::script_arguments(cmd.script_args);
