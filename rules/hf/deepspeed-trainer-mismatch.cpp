@@ -140,7 +140,11 @@ class DeepspeedTrainerMismatch final : public rule::Rule {
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
     if (l.per_file) return;
     const model::Document* doc = deepspeed_json(l);
-    if (doc == nullptr || model::deepspeed_state(l).reader != model::DeepSpeedReader::Integration) return;
+    if (doc == nullptr) {
+      check_accelerate_section(l, ctx);
+      return;
+    }
+    if (model::deepspeed_state(l).reader != model::DeepSpeedReader::Integration) return;
     const TrainerArgs args(l);
     if (!args.known()) return;
     for (const Pair& p : kPairs) {
@@ -163,6 +167,40 @@ class DeepspeedTrainerMismatch final : public rule::Rule {
                      "DeepSpeed config values that mismatch TrainingArguments values\") when train() starts "
                      "(transformers 5.17.0 `src/transformers/integrations/deepspeed.py:105-129, 253-258`). Set it to "
                      "\"auto\", or to the Trainer's value.",
+                 rel);
+    }
+  }
+
+ private:
+  /// accelerate's inline `deepspeed_config` section: `gradient_accumulation_steps` / `gradient_clipping` become the
+  /// plugin's DeepSpeed values (ACCELERATE_GRADIENT_ACCUMULATION_STEPS / ACCELERATE_GRADIENT_CLIPPING), which the
+  /// Trainer compares with its own arguments the same way (trainer.py propagate_args_to_deepspeed).
+  static void check_accelerate_section(const model::Launch& l, rule::RuleContext& ctx) {
+    const model::Value& dt = l.value(model::keys::kDistributedType);
+    if (dt.kind != model::ValueKind::String || dt.text != "DEEPSPEED") return;
+    const model::Document* acc = accelerate_config(l);
+    if (acc == nullptr || acc->root_map() == nullptr) return;
+    const parse::Node* section = acc->root_map()->find("deepspeed_config");
+    if (section == nullptr || !section->is_map() || section->find("deepspeed_config_file") != nullptr) return;
+    const TrainerArgs args(l);
+    if (!args.known()) return;
+    for (const Pair& p : kPairs) {
+      const std::string_view key = p.ds_path;
+      if (key != "gradient_accumulation_steps" && key != "gradient_clipping") continue;
+      const parse::Node* n = section->find(key);
+      if (n == nullptr || (n->kind != parse::NodeKind::Int && n->kind != parse::NodeKind::Float)) continue;
+      const auto a = args.lookup(p);
+      if (!a || std::fabs(n->number - a->number) <= 1e-12 * std::max(1.0, std::fabs(a->number))) continue;
+      std::vector<rule::RelatedLocation> rel;
+      if (!a->site.path.empty()) rel.push_back({a->site.path, a->site.region, "The Trainer's value is set here."});
+      ctx.report(acc->path(), n->region,
+                 "accelerate's `deepspeed_config." + std::string(key) + "` is " + show(n->number, false) +
+                     " but the Trainer's `" + p.arg + "` is " + show(a->number, false) +
+                     (a->site.path.empty() ? " (its default)" : "") +
+                     ": accelerate writes it into the DeepSpeed config and the Trainer raises ValueError(\"Please "
+                     "correct the following DeepSpeed config values that mismatch TrainingArguments values\") when "
+                     "train() starts (transformers 5.17.0 `src/transformers/integrations/deepspeed.py:105-129, "
+                     "253-258`). Remove it here and set the Trainer's argument, or make them equal.",
                  rel);
     }
   }
