@@ -67,9 +67,7 @@ Launch resolve_file(const Document& doc) {
   switch (doc.kind) {
     case DocKind::AccelerateConfig:
       l.launcher = Launcher::AccelerateLaunch;
-      accelerate::collect_config(doc, l);
-      accelerate::resolve_config_alone(l);
-      accelerate::mark_unread(l);
+      accelerate::resolve_config_alone(doc, l);
       break;
     case DocKind::PythonScript:
       resolve_script_alone(doc, l);

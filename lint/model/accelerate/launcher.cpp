@@ -74,70 +74,6 @@ void collect_config(const Document& doc, Launch& l, bool fsdp_section_read) {
   }
 }
 
-/// `accelerate launch --config_file <doc>`: config values over the flag defaults (launch.py:1259-1271).
-void resolve_config_alone(Launch& l) {
-  decide(l, keys::kDistributedType, std::nullopt);
-  const Value& dt = l.value(keys::kDistributedType);
-  if (dt.kind == ValueKind::String) {
-    const Effective* e = l.get(keys::kDistributedType);
-    Setting s = *e->decided_by;
-    s.key = std::string(keys::kFsdpEnabled);
-    s.value = Value::of_bool(dt.text == "FSDP", s.region);
-    l.add(std::move(s));
-    decide(l, keys::kFsdpEnabled, std::nullopt);
-  } else {
-    l.set_unknown(keys::kFsdpEnabled);
-  }
-
-  std::optional<Setting> np_default;
-  if (dt.kind == ValueKind::String && dt.text == "NO")
-    np_default = default_setting(keys::kNumProcesses, Value::of_int(1), SourceKind::LibraryDefault,
-                                 "accelerate config default for NO");
-  decide(l, keys::kNumProcesses, np_default);
-  decide(l, keys::kNumMachines,
-         default_setting(keys::kNumMachines, Value::of_int(1), SourceKind::LibraryDefault, "accelerate default"));
-  decide(l, keys::kMixedPrecision,
-         default_setting(keys::kMixedPrecision, Value::of_string("no"), SourceKind::LauncherDefault,
-                         "accelerate launch default"));
-
-  const Value& np = l.value(keys::kNumProcesses);
-  if (np.kind == ValueKind::Int && np.integer > 0) {
-    const Effective* e = l.get(keys::kNumProcesses);
-    if (e->decided_by != nullptr) {
-      Setting ws = *e->decided_by;
-      ws.key = std::string(keys::kWorldSize);
-      l.add(std::move(ws));
-      decide(l, keys::kWorldSize, std::nullopt);
-    }
-  } else {
-    l.set_unknown(keys::kWorldSize);
-  }
-
-  for (const FsdpKey& k : fsdp_keys()) {
-    std::optional<Setting> fallback;
-    if (!k.launch_default.empty()) {
-      fallback = default_setting(k.canonical, normalise_value(k.name, Value::of_string(std::string(k.launch_default))),
-                                 SourceKind::LauncherDefault, "accelerate launch default of --" + std::string(k.name));
-    } else if (k.canonical == keys::kAutoWrapPolicy) {
-      fallback = default_setting(k.canonical, Value::of_string("NO_WRAP"), SourceKind::LibraryDefault,
-                                 "FullyShardedDataParallelPlugin default when fsdp_auto_wrap_policy is unset");
-    } else if (k.canonical == keys::kBackwardPrefetch) {
-      fallback = default_setting(k.canonical, Value::of_string("NO_PREFETCH"), SourceKind::LibraryDefault,
-                                 "FullyShardedDataParallelPlugin default (None: no backward prefetch)");
-    }
-    decide(l, k.canonical, std::move(fallback));
-  }
-  // The FSDP2 default state dict type differs from FSDP1's (dataclasses.py:2030-2034).
-  if (l.get(keys::kStateDictType)->decided_by == nullptr) {
-    const auto v = l.fsdp_version();
-    if (v) {
-      decide(l, keys::kStateDictType,
-             default_setting(keys::kStateDictType, Value::of_string(*v == 2 ? "SHARDED_STATE_DICT" : "FULL_STATE_DICT"),
-                             SourceKind::LibraryDefault, "FullyShardedDataParallelPlugin default"));
-    }
-  }
-}
-
 void collect_plugin(const Document& doc, const PythonFacts& py, Launch& l) {
   for (const PyCall* c : py.calls_named("FullyShardedDataParallelPlugin")) {
     l.add(make_setting(keys::kFsdpEnabled, Value::of_bool(true, c->callee_region), Value::of_bool(true), doc,
@@ -319,6 +255,21 @@ void mark_unread(Launch& l) {
   }
 }
 
+void resolve_config_alone(const Document& doc, Launch& l) {
+  // The same path as a bound launch, so every default has one copy.
+  parse::LaunchCommand cmd;
+  cmd.tool = parse::LaunchTool::AccelerateLaunch;
+  Flag config_file;
+  config_file.name = "config_file";
+  config_file.value = Word{doc.path(), true, {}};
+  cmd.flags.push_back(std::move(config_file));
+  BoundInputs in;
+  in.script_doc = &doc;
+  in.command = &cmd;
+  in.accelerate_config = &doc;
+  resolve_launch(in, l);
+}
+
 void resolve_launch(const BoundInputs& in, Launch& l) {
   const parse::LaunchCommand& cmd = *in.command;
   l.launcher = Launcher::AccelerateLaunch;
@@ -366,7 +317,12 @@ void resolve_launch(const BoundInputs& in, Launch& l) {
     l.add(std::move(s));
   }
   decide(l, keys::kFsdpEnabled, std::nullopt, "distributed_type is not known");
-  decide(l, keys::kNumProcesses, std::nullopt, "not set");
+  // With distributed_type NO and no num_processes, the launcher runs one process (the config's default for NO).
+  std::optional<Setting> np_default;
+  if (dt.kind == ValueKind::String && dt.text == "NO")
+    np_default = default_setting(keys::kNumProcesses, Value::of_int(1), SourceKind::LibraryDefault,
+                                 "accelerate config default for NO");
+  decide(l, keys::kNumProcesses, std::move(np_default), "not set");
   decide(l, keys::kNumMachines,
          default_setting(keys::kNumMachines, Value::of_int(1), SourceKind::LibraryDefault, "accelerate default"));
   decide(l, keys::kMixedPrecision,

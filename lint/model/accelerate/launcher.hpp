@@ -31,8 +31,8 @@ void decide_fsdp(Launch& l, bool launcher_defaults);
 /// Keys the effective FSDP version never reads become "not read" in the effective view (their assignments stay).
 void mark_unread(Launch& l);
 
-/// An accelerate config linted alone: `accelerate launch --config_file <doc>`.
-void resolve_config_alone(Launch& l);
+/// An accelerate config linted alone: `accelerate launch --config_file <doc>`, through resolve_launch.
+void resolve_config_alone(const Document& doc, Launch& l);
 
 /// `accelerate launch [flags] [--config_file c] script [args]`.
 void resolve_launch(const BoundInputs& in, Launch& l);
