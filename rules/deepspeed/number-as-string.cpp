@@ -42,12 +42,13 @@ class NumberAsString final : public rule::Rule {
     if (const parse::Node* zo = root.find("zero_optimization"); zo != nullptr && zo->is_map()) {
       const parse::Node* st = zo->find("stage");
       if (st != nullptr && st->kind == parse::NodeKind::String && numeric_text(st->text)) {
-        ctx.report(doc->path(), st->region,
-                   "`zero_optimization.stage` is the string \"" + st->text +
-                       "\": accelerate's and transformers' DeepSpeed helpers compare the stage with the integer "
-                       "(`is_zero3()` is `self._stage == 3`, accelerate `src/accelerate/utils/deepspeed.py:162-247`), so "
-                       "ZeRO-3 loading (zero.Init) and ZeRO-3 checks are skipped for a string stage. Write " +
-                       st->text + " without quotes.");
+        ctx.report(
+            doc->path(), st->region,
+            "`zero_optimization.stage` is the string \"" + st->text +
+                "\": accelerate's and transformers' DeepSpeed helpers compare the stage with the integer "
+                "(`is_zero3()` is `self._stage == 3`, accelerate `src/accelerate/utils/deepspeed.py:162-247`), so "
+                "ZeRO-3 loading (zero.Init) and ZeRO-3 checks are skipped for a string stage. Write " +
+                st->text + " without quotes.");
       }
     }
   }

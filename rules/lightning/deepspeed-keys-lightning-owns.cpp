@@ -14,12 +14,13 @@ void check_key(const std::string& path, const source::Region& where, std::string
                "fit() starts (Lightning 2.6.5 `src/lightning/pytorch/strategies/deepspeed.py:923-927`). Use "
                "`Trainer(accumulate_grad_batches=...)`.");
   } else if (key == "train_batch_size") {
-    ctx.report(path, where,
-               "`train_batch_size` in the config of Lightning's DeepSpeedStrategy: Lightning sets "
-               "`gradient_accumulation_steps` from `accumulate_grad_batches` and the micro batch from the "
-               "dataloader (Lightning 2.6.5 `src/lightning/pytorch/strategies/deepspeed.py:917-933`), and DeepSpeed asserts "
-               "`train_batch_size == micro * accumulation * world size` at initialization. Leave it out.",
-               {}, rule::Severity::Warning);
+    ctx.report(
+        path, where,
+        "`train_batch_size` in the config of Lightning's DeepSpeedStrategy: Lightning sets "
+        "`gradient_accumulation_steps` from `accumulate_grad_batches` and the micro batch from the "
+        "dataloader (Lightning 2.6.5 `src/lightning/pytorch/strategies/deepspeed.py:917-933`), and DeepSpeed asserts "
+        "`train_batch_size == micro * accumulation * world size` at initialization. Leave it out.",
+        {}, rule::Severity::Warning);
   }
 }
 

@@ -1,12 +1,12 @@
 // DeepSpeed and quantization facts of a launch, through every door a launch opens.
-#include <catch2/catch.hpp>
+#include "lint/model/deepspeed_facts.hpp"
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <map>
 
 #include "lint/driver/driver.hpp"
-#include "lint/model/deepspeed_facts.hpp"
 #include "lint/model/quantization_facts.hpp"
 
 namespace fs = std::filesystem;
@@ -45,9 +45,10 @@ struct Case {
   }
 };
 
-const char* kTrainer = "from transformers import HfArgumentParser, TrainingArguments\n"
-                       "parser = HfArgumentParser(TrainingArguments)\n"
-                       "(args,) = parser.parse_args_into_dataclasses()\n";
+const char* kTrainer =
+    "from transformers import HfArgumentParser, TrainingArguments\n"
+    "parser = HfArgumentParser(TrainingArguments)\n"
+    "(args,) = parser.parse_args_into_dataclasses()\n";
 
 }  // namespace
 
@@ -81,16 +82,18 @@ TEST_CASE("deepspeed_state: accelerate's section, deepspeed_config_file bound re
           "[model][deepspeed]") {
   Case inline_stage({{"launch.sh", "accelerate launch --config_file acc.yaml train.py\n"},
                      {"train.py", kTrainer},
-                     {"acc.yaml", "compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\nnum_processes: 2\n"
-                                  "deepspeed_config:\n  zero_stage: 3\n  offload_optimizer_device: cpu\n"}});
+                     {"acc.yaml",
+                      "compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\nnum_processes: 2\n"
+                      "deepspeed_config:\n  zero_stage: 3\n  offload_optimizer_device: cpu\n"}});
   const auto a = lint::model::deepspeed_state(inline_stage.bound());
   CHECK(a.on);
   CHECK(a.zero_stage == 3);
   CHECK(a.offload == true);
   Case file({{"launch.sh", "accelerate launch --config_file cfg/acc.yaml train.py\n"},
              {"train.py", kTrainer},
-             {"cfg/acc.yaml", "compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\nnum_processes: 2\n"
-                              "deepspeed_config:\n  deepspeed_config_file: ds/z1.json\n"},
+             {"cfg/acc.yaml",
+              "compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\nnum_processes: 2\n"
+              "deepspeed_config:\n  deepspeed_config_file: ds/z1.json\n"},
              {"ds/z1.json", R"({"train_micro_batch_size_per_gpu": "auto", "zero_optimization": {"stage": 1}})"}});
   const auto b = lint::model::deepspeed_state(file.bound());
   CHECK(b.config != nullptr);
@@ -99,12 +102,14 @@ TEST_CASE("deepspeed_state: accelerate's section, deepspeed_config_file bound re
 
 TEST_CASE("deepspeed_state: TrainingArguments(deepspeed=dict) and Lightning strategy names", "[model][deepspeed]") {
   Case dict({{"launch.sh", "torchrun --nproc_per_node 2 train.py\n"},
-             {"train.py", "from transformers import TrainingArguments\n"
-                          "args = TrainingArguments(output_dir='o', deepspeed={'zero_optimization': {'stage': 3}})\n"}});
+             {"train.py",
+              "from transformers import TrainingArguments\n"
+              "args = TrainingArguments(output_dir='o', deepspeed={'zero_optimization': {'stage': 3}})\n"}});
   CHECK(lint::model::deepspeed_state(dict.bound()).zero_stage == 3);
   Case pl({{"launch.sh", "python train.py\n"},
-           {"train.py", "import lightning.pytorch as pl\n"
-                        "trainer = pl.Trainer(strategy='deepspeed_stage_3_offload', devices=1)\n"}});
+           {"train.py",
+            "import lightning.pytorch as pl\n"
+            "trainer = pl.Trainer(strategy='deepspeed_stage_3_offload', devices=1)\n"}});
   const auto st = lint::model::deepspeed_state(pl.bound());
   CHECK(st.reader == DeepSpeedReader::Lightning);
   CHECK(st.zero_stage == 3);
@@ -112,8 +117,9 @@ TEST_CASE("deepspeed_state: TrainingArguments(deepspeed=dict) and Lightning stra
 }
 
 TEST_CASE("quantization_facts: flags, storage, and run-time choices", "[model][quantization]") {
-  Case flags({{"launch.sh", "accelerate launch --num_processes 2 sft.py --load_in_4bit --bnb_4bit_quant_storage bfloat16 "
-                            "--dtype bfloat16\n"},
+  Case flags({{"launch.sh",
+               "accelerate launch --num_processes 2 sft.py --load_in_4bit --bnb_4bit_quant_storage bfloat16 "
+               "--dtype bfloat16\n"},
               {"sft.py", "from trl import TrlParser, ModelConfig\nparser = TrlParser((ModelConfig,))\n"}});
   const auto q = lint::model::quantization_facts(flags.bound());
   REQUIRE(q.loads.size() == 1);
@@ -121,8 +127,9 @@ TEST_CASE("quantization_facts: flags, storage, and run-time choices", "[model][q
   CHECK(q.loads[0].storage == std::optional<std::string>("bfloat16"));
   CHECK(q.loads[0].model_dtype == std::optional<std::string>("bfloat16"));
   Case both({{"launch.sh", "torchrun --nproc_per_node 2 train.py\n"},
-             {"train.py", "from transformers import BitsAndBytesConfig, TrainingArguments\n"
-                          "args = TrainingArguments(output_dir='o')\n"
-                          "a = BitsAndBytesConfig(load_in_8bit=True)\nb = BitsAndBytesConfig(load_in_4bit=True)\n"}});
+             {"train.py",
+              "from transformers import BitsAndBytesConfig, TrainingArguments\n"
+              "args = TrainingArguments(output_dir='o')\n"
+              "a = BitsAndBytesConfig(load_in_8bit=True)\nb = BitsAndBytesConfig(load_in_4bit=True)\n"}});
   CHECK(lint::model::quantization_facts(both.bound()).loads.empty());
 }
