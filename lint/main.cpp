@@ -12,6 +12,7 @@
 
 #include "lint/config/project_config.hpp"
 #include "lint/driver/driver.hpp"
+#include "lint/memory/report.hpp"
 #include "lint/report/explain.hpp"
 #include "lint/report/reporter.hpp"
 #include "rules/registry.hpp"
@@ -30,6 +31,7 @@ const char* const kHelp = R"(launchlint: a static linter for ML training launch 
 Usage:
   launchlint [OPTIONS] [PATHS...]        lint files and directories (default: .)
   launchlint explain [OPTIONS] PATHS...  print the effective configuration of each launch
+                                         (--memory: the per-GPU memory estimate instead)
   launchlint rule CODE                   print a rule's documentation
   launchlint rule --all [--format json]  print every rule
   launchlint - --stdin-filename PATH     lint standard input as PATH
@@ -98,6 +100,7 @@ struct Cli {
   bool gitignore = true;
   bool all_rules = false;
   bool format_json = false;
+  bool memory = false;  // explain --memory
 };
 
 int usage_error(const std::string& msg) {
@@ -256,6 +259,8 @@ int main(int argc, char** argv) {
       cli.statistics = true;
     } else if (a == "--show-suppressed") {
       cli.show_suppressed = true;
+    } else if (a == "--memory") {
+      cli.memory = true;
     } else if (a == "--quiet" || a == "-q") {
       cli.quiet = true;
     } else if (a == "--color") {
@@ -365,7 +370,8 @@ int main(int argc, char** argv) {
     std::ofstream file;
     if (!out_path.empty()) file.open(out_path);
     std::ostream& out = out_path.empty() ? std::cout : file;
-    if (cli.format_json) lint::report::write_explain_json(out, launches);
+    if (cli.memory) cli.format_json ? lint::memory::write_memory_json(out, launches) : lint::memory::write_memory_text(out, launches);
+    else if (cli.format_json) lint::report::write_explain_json(out, launches);
     else lint::report::write_explain_text(out, launches, use_color(cli.color, out_path));
     return kExitClean;
   }
