@@ -12,6 +12,7 @@
 
 #include "lint/config/project_config.hpp"
 #include "lint/driver/driver.hpp"
+#include "lint/memory/budget.hpp"
 #include "lint/memory/report.hpp"
 #include "lint/report/explain.hpp"
 #include "lint/report/reporter.hpp"
@@ -54,6 +55,7 @@ Options:
   --jobs N              files read in parallel (default: all cores)
   --stdin-filename PATH the name of standard input's file (with -)
   --no-gitignore        do not honour .gitignore files
+  --gpu-memory SIZE     memory of one GPU (e.g. 80GiB) for MEM001; overrides gpu-memory in launchlint.toml
   --version             print the version
   -h, --help            print this help
 
@@ -261,6 +263,11 @@ int main(int argc, char** argv) {
       cli.show_suppressed = true;
     } else if (a == "--memory") {
       cli.memory = true;
+    } else if (a == "--gpu-memory") {
+      auto v = value();
+      auto bytes = v ? lint::memory::parse_memory_size(*v) : std::nullopt;
+      if (!bytes) return usage_error("--gpu-memory needs a size such as 80GiB");
+      lint::memory::set_gpu_memory_override(bytes);
     } else if (a == "--quiet" || a == "-q") {
       cli.quiet = true;
     } else if (a == "--color") {
@@ -322,6 +329,11 @@ int main(int argc, char** argv) {
   }
   std::string fail_on = "warning";
   if (project) {
+    if (project->gpu_memory && !lint::memory::parse_memory_size(*project->gpu_memory)) {
+      std::cerr << "launchlint: configuration error: " << project->path << ": gpu-memory '" << *project->gpu_memory
+                << "' is not a size such as \"80GiB\"\n";
+      return kExitError;
+    }
     if (project->select) opts.selection.select = *project->select;
     opts.selection.ignore = project->ignore;
     opts.selection.extend_select = project->extend_select;

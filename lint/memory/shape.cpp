@@ -83,6 +83,7 @@ int dtype_bytes(const std::string& t) {
 struct Reader {
   const model::Launch& launch;
   TrainingShape& shape;
+  std::optional<Site> trainer_config;  ///< a Trainer / TRL config call: without PEFT it trains every weight
 
   Site site_of(const model::Document& doc, const source::Region& r, std::string spelled) const {
     return Site{doc.path(), r, std::move(spelled)};
@@ -256,6 +257,7 @@ struct Reader {
         }
         if (const model::PyArg* a = c.keyword("optim"); a && a->value.kind == ValueKind::String)
           shape.optimizer.set(optimizer_named(a->value.text), site_of(doc, a->region, "optim="));
+        trainer_config = site_of(doc, c.callee_region, c.name + "(");
       } else if (c.name == "SFTTrainer" || c.name == "DPOTrainer") {
         if (const model::PyArg* a = c.keyword("model"); a && a->value.kind == ValueKind::String)
           set_model(a->value.text, site_of(doc, a->region, "model="));
@@ -412,7 +414,7 @@ struct Reader {
 
 TrainingShape read_training_shape(const model::Launch& launch) {
   TrainingShape shape;
-  Reader r{launch, shape};
+  Reader r{launch, shape, std::nullopt};
   // Config files first, then the script (whose explicit calls are more specific), then the command line
   // (HfArgumentParser flags override the script's defaults).
   for (const model::Document* d : launch.documents) {
@@ -422,6 +424,11 @@ TrainingShape read_training_shape(const model::Launch& launch) {
     if (d->kind == model::DocKind::PythonScript && d->python) r.python(*d);
   }
   r.command();
+  if (!shape.training.known() && r.trainer_config) {
+    Site s = *r.trainer_config;
+    s.spelled += " without a PEFT or quantisation configuration: full fine-tune";
+    shape.training.set(Training::Full, s);
+  }
   r.effective();
   r.geometry();
   if (shape.training.value == Training::Lora || shape.training.value == Training::QLora) {
