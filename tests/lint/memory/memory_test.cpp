@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -142,8 +143,18 @@ TEST_CASE("estimates agree with the measured peaks (docs/memory/measurements.jso
   const std::map<std::string, double> reserved_exceptions = {
       {"q15_full_f2f_ac1", 0.17}, {"q05_full_ddp_ac1", 0.17}, {"l3b_lora_fsoff_ac1", 0.18}};
   std::vector<double> errs, rerrs;
+  // LAUNCHLINT_MEMORY_CSV=path writes the estimates next to the measurements (tools/memory/plot.py reads it).
+  std::ofstream csv;
+  if (const char* p = std::getenv("LAUNCHLINT_MEMORY_CSV")) {
+    csv.open(p);
+    csv.precision(12);
+    csv << "name,measured_peak,estimated_peak,measured_reserved,estimated_reserved,reserved_reliable,params,world_size\n";
+  }
   for (const Measured& m : ms) {
     const auto e = lint::memory::estimate(m.in);
+    if (csv.is_open())
+      csv << m.name << ',' << m.peak << ',' << e.peak << ',' << m.reserved << ',' << e.reserved << ','
+          << (m.reserved_reliable ? 1 : 0) << ',' << e.params << ',' << m.in.world_size << '\n';
     const double err = e.peak / m.peak - 1.0;
     errs.push_back(std::abs(err));
     INFO(m.name << ": estimate " << e.peak / 1073741824.0 << " GiB, measured " << m.peak / 1073741824.0
