@@ -95,8 +95,20 @@ def make_model(c: dict, dtype: torch.dtype, device: str):
     model.train()
     if device != "meta":
         model.to_empty(device=device)
+        retie(model)
         init_(model)
     return model
+
+
+def retie(model):
+    """`to_empty` re-creates a shared parameter once per module that uses it: tie the head to the embedding again.
+
+    The measurements recorded in docs/memory/measurements.jsonl (runs 1 and 3) predate this step: their tied models
+    (Qwen2.5-0.5B/1.5B, Llama-3.2-3B) ran with an untied head.
+    """
+    base = model.get_base_model() if hasattr(model, "get_base_model") else model
+    if getattr(base.config, "tie_word_embeddings", False):
+        base.tie_weights()
 
 
 @torch.no_grad()
@@ -163,7 +175,10 @@ def wrap(c: dict):
         # accelerate upcasts trainable FlatParameters to fp32 under mixed precision: a full fine-tune keeps fp32
         # master weights; LoRA keeps the bf16 base and PEFT's fp32 adapters.
         dtype = torch.float32 if train == "full" else torch.bfloat16
-        model = make_model(c, dtype, "meta")
+        # A tied model is materialised on the CPU first (FSDP moves each unit to the GPU as it wraps it): per-module
+        # materialisation on the meta device would untie the head.
+        tied = bool(MODELS[c["model"]].get("tie_word_embeddings"))
+        model = make_model(c, dtype, "cpu" if tied else "meta")
         layer_cls = decoder_layer_class(model)
         if train == "lora" and c.get("wrap", "peft") == "peft":
             from peft.utils.other import fsdp_auto_wrap_policy
@@ -177,8 +192,9 @@ def wrap(c: dict):
                      mixed_precision=MixedPrecision(torch.bfloat16, torch.bfloat16, torch.bfloat16),
                      cpu_offload=CPUOffload(offload_params=bool(c.get("offload"))), backward_prefetch=bp,
                      device_id=cuda, use_orig_params=bool(c.get("uop", train == "full")),
-                     param_init_fn=lambda m: m.to_empty(device=cuda, recurse=False))
-        init_(model)
+                     param_init_fn=None if tied else (lambda m: m.to_empty(device=cuda, recurse=False)))
+        if not tied:
+            init_(model)
         info["num_fsdp_units"] = len(list(FSDP.fsdp_modules(model)))
     elif mode == "fsdp2":
         setup_pg(ws)
@@ -205,6 +221,7 @@ def wrap(c: dict):
         fully_shard(model, reshard_after_forward=raf, mp_policy=mp, offload_policy=off)
         units += 1
         model.to_empty(device="cpu" if c.get("offload") else "cuda")
+        retie(model)
         init_(model)
         info["num_fsdp_units"] = units
     else:
