@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <sstream>
 
 #include "lint/model/launch_command.hpp"
@@ -78,6 +81,26 @@ int dtype_bytes(const std::string& t) {
   if (s.find("float32") != std::string::npos || s == "fp32" || s.find("float") == 0) return 4;
   if (s.find("16") != std::string::npos) return 2;
   return 0;
+}
+
+/// The launch commands of a script, parsed once per source (every launch of a script and every rule asks).
+const std::vector<model::LaunchCommand>& commands_of(const model::Document& doc) {
+  struct Entry {
+    std::weak_ptr<const source::SourceFile> source;
+    std::shared_ptr<const std::vector<model::LaunchCommand>> commands;
+  };
+  static std::mutex mutex;
+  static std::map<const source::SourceFile*, Entry> cache;
+  thread_local std::shared_ptr<const std::vector<model::LaunchCommand>> keep;  // alive for the caller's use
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto& e = cache[doc.source.get()];
+  if (e.source.expired() || e.commands == nullptr || e.source.lock() != doc.source) {
+    const bool makefile = doc.path().ends_with("Makefile") || doc.path().ends_with(".mk");
+    e.source = doc.source;
+    e.commands = std::make_shared<const std::vector<model::LaunchCommand>>(model::find_launch_commands(*doc.source, makefile));
+  }
+  keep = e.commands;
+  return *keep;
 }
 
 struct Reader {
@@ -279,8 +302,7 @@ struct Reader {
   void command() {
     if (launch.command_document == nullptr || launch.per_file) return;
     const model::Document& doc = *launch.command_document;
-    const bool makefile = doc.path().ends_with("Makefile") || doc.path().ends_with(".mk");
-    for (const model::LaunchCommand& cmd : model::find_launch_commands(*doc.source, makefile)) {
+    for (const model::LaunchCommand& cmd : commands_of(doc)) {
       if (cmd.region != launch.command_region) continue;
       if (auto n = find_flag(cmd, "nproc_per_node")) shape.gpus_per_node.set(*n, site_of(doc, {}, "--nproc_per_node"));
       const auto& a = cmd.script_args;
