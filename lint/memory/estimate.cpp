@@ -145,23 +145,26 @@ Estimate estimate(const Inputs& in) {
 
   // Gathered (unsharded) parameters in the compute dtype.
   double gathered_p1 = 0, gathered_p2 = 0;
+  // QLoRA gathers the packed 4-bit storage (dequantised per matmul), not 16-bit weights.
+  const double qlora_scale = in.training == Training::QLora ? 0.53 / b_c : 1.0;
+  const double all_gathered = (P - root) * b_c * qlora_scale + root * b_c + (lora ? T * b_c : 0);
   const double units_in_flight = in.backward_prefetch == "BACKWARD_PRE" ? 2.0 : 1.0;
   if (fsdp && !no_shard) {
     if (keep_gathered) {
-      gathered_p1 = gathered_p2 = P * b_c + (lora ? T * b_c : 0);
+      gathered_p1 = gathered_p2 = all_gathered;
     } else if (in.strategy == Strategy::Fsdp1) {
       gathered_p1 = root * b_c;  // the root unit is not resharded after forward
-      gathered_p2 = root * b_c + units_in_flight * umax * b_c;
+      gathered_p2 = root * b_c + units_in_flight * umax * b_c * qlora_scale;
     } else {
       // FSDP2, reshard_after_forward=True on every unit: the head is gathered again for the loss's backward.
       gathered_p1 = V * h * b_c;
-      gathered_p2 = 2 * umax * b_c;
+      gathered_p2 = 2 * umax * b_c * qlora_scale;
     }
   } else if (ds && in.zero_stage >= 3) {
     gathered_p1 = V * h * b_c;
     gathered_p2 = 2 * umax * b_c;
   } else if (off_p) {
-    gathered_p1 = gathered_p2 = P * b_c;
+    gathered_p1 = gathered_p2 = all_gathered;
   }
   // Unsharded gradient of the unit in backward before its reduce-scatter (full fine-tune).
   const double unit_grad = (fsdp && !no_shard && !lora) ? umax * b_c : 0;
