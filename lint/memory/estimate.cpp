@@ -91,7 +91,10 @@ Estimate estimate(const Inputs& in) {
   const double b_c = in.mixed_precision ? 2.0 : static_cast<double>(in.base_bytes);
   double b_base = static_cast<double>(in.base_bytes);
   double b_t = 0;
-  if (lora) {
+  const bool mixed = lora && in.mixed_units && in.strategy == Strategy::Fsdp1;
+  if (mixed) {
+    b_t = static_cast<double>(in.base_bytes);  // one FlatParameter has one dtype: adapters as the base
+  } else if (lora) {
     b_t = in.base_bytes == 2 ? 4.0 : static_cast<double>(in.base_bytes);  // PEFT keeps adapters fp32 on a 16-bit base
   } else {
     // accelerate upcasts trainable sharded parameters to fp32 under mixed precision (FSDP); DeepSpeed keeps an
@@ -136,11 +139,12 @@ Estimate estimate(const Inputs& in) {
 
   const double params_res = off_p ? 0 : (frozen_bytes + T * b_t) / np;
   const double opt_res = off_o ? 0 : T * opt_b / no;
-  const double grads_all = off_o ? 0 : T * grad_b / ng;
+  // Mixed units: the whole flat gradient, frozen members included, is produced and kept sharded.
+  const double grads_all = off_o ? 0 : (T * grad_b + (mixed ? F * b_base : 0)) / ng;
   const double ddp_bucket = (in.strategy == Strategy::Ddp && N > 1) ? T * grad_b : 0;
   const double tied_state = 0;
   // FSDP1 keeps the sharded gradients of the last step until the next forward (use_orig_params).
-  const double retained = (in.strategy == Strategy::Fsdp1 && !no_shard && !lora && in.use_orig_params) ? grads_all : 0;
+  const double retained = (in.strategy == Strategy::Fsdp1 && !no_shard && (!lora || mixed) && in.use_orig_params) ? grads_all : 0;
   e.steady = params_res + opt_res + ddp_bucket + tied_state + retained;
 
   // Gathered (unsharded) parameters in the compute dtype.
@@ -167,7 +171,7 @@ Estimate estimate(const Inputs& in) {
     gathered_p1 = gathered_p2 = all_gathered;
   }
   // Unsharded gradient of the unit in backward before its reduce-scatter (full fine-tune).
-  const double unit_grad = (fsdp && !no_shard && !lora) ? umax * b_c : 0;
+  const double unit_grad = (fsdp && !no_shard && (!lora || mixed)) ? umax * b_c : 0;
   // FSDP1's root unit (embeddings, head) reduces its gradient only after the whole backward: its unsharded
   // gradient stays allocated while the decoder layers run backward.
   const double root_grad = (in.strategy == Strategy::Fsdp1 && !no_shard && !lora) ? root * b_c : 0;
@@ -175,8 +179,8 @@ Estimate estimate(const Inputs& in) {
   // Saved activations per token per layer (HF Llama-style block, SDPA, no dropout): RMSNorm fp32 inputs 8h,
   // normed input 2h, q/k/v after RoPE and the attention output 4qd + 4kvd, the gated MLP's three I-wide tensors.
   double per_tok = 10 * h + 4 * qd + 4 * kvd + 6 * I;
-  if (!lora) {
-    per_tok += 6 * h + 2 * I;  // inputs of trainable MLP / norm weights
+  if (!lora || mixed) {
+    per_tok += 6 * h + 2 * I;  // inputs of trainable (or, in mixed units, grad-requiring frozen) weights
   } else {
     if (lc.gate_up) per_tok += 2 * h;
     if (lc.down) per_tok += 2 * I;
@@ -191,16 +195,24 @@ Estimate estimate(const Inputs& in) {
       per_tok += std::max(0.0, copies);
     }
   }
+  // LoRA dropout: each adapted module keeps its dropped-out input (compute dtype) and the mask (1 byte).
+  if (lora && in.lora_dropout > 0) per_tok += 3.0 * static_cast<double>(lc.input_width_sum);
   const double layer_act = per_tok * tokens;
   const double acts_saved = in.checkpointing ? L * 2 * h * tokens : L * layer_act;
   const double recompute = in.checkpointing ? layer_act : 0;
   const double logits_bwd = 12 * tokens * V;  // bf16 logits upcast to fp32, log-softmax and its gradients
 
   const double p1 = e.steady - retained + gathered_p1 + acts_saved + logits_bwd;
-  const double p2 = e.steady - retained + gathered_p2 + acts_saved + recompute + unit_grad + root_grad;
+  // Backward through the layers: early, every saved activation and no gradient yet; late, the gradients of every
+  // unit (sharded, or full for DDP) and the activations freed. The peak of the two.
+  const double p2_early = e.steady - retained + gathered_p2 + acts_saved + recompute + unit_grad + root_grad;
+  // Late in backward, units kept gathered since forward (SHARD_GRAD_OP) have been resharded one by one.
+  const double gathered_late = keep_gathered ? root * b_c + units_in_flight * umax * b_c * qlora_scale : gathered_p2;
+  const double p2_late = e.steady - retained + gathered_late + grads_all + recompute + unit_grad + root_grad;
+  const double p2 = std::max(p2_early, p2_late);
   const double p3 = e.steady - retained + grads_all + (off_o ? 0 : T * opt_temp_b / no);
 
-  const double act_term_p2 = acts_saved + recompute;
+  const double act_term_p2 = (p2_early >= p2_late ? acts_saved : 0) + recompute;
   if (p3 >= p1 && p3 >= p2) {
     e.peak = p3;
     e.peak_phase = "optimizer step";
@@ -220,12 +232,13 @@ Estimate estimate(const Inputs& in) {
                    {"logits", logits_bwd, "fp32 logits, log-softmax and its gradient"}};
   } else {
     e.peak = p2;
-    e.peak_phase = "backward through the decoder layers";
+    e.peak_phase = p2_early >= p2_late ? "backward through the decoder layers" : "end of backward";
     e.breakdown = {{"parameters", params_res, ""},
                    {"optimizer_state", opt_res + tied_state, ""},
                    {"ddp_buckets", ddp_bucket, ""},
-                   {"gathered_units", gathered_p2, ""},
+                   {"gathered_units", p2_early >= p2_late ? gathered_p2 : gathered_late, ""},
                    {"activations", act_term_p2, in.checkpointing ? "layer inputs + one recomputed layer" : "every layer"},
+                   {"gradients", p2_early >= p2_late ? 0 : grads_all, "every unit's, at the end of backward"},
                    {"unit_gradients", unit_grad + root_grad, "unsharded gradients before reduce-scatter"}};
   }
   e.breakdown.erase(std::remove_if(e.breakdown.begin(), e.breakdown.end(), [](const Term& t) { return t.bytes <= 0; }),
@@ -286,8 +299,22 @@ std::optional<Inputs> central_inputs(const TrainingShape& s, std::vector<std::st
   // accelerate and the Trainer default FSDP1's backward prefetch to none; torch's own default is BACKWARD_PRE.
   in.backward_prefetch = s.backward_prefetch.empty() ? "BACKWARD_PRE" : s.backward_prefetch;
   if (in.strategy == Strategy::Fsdp1 && s.backward_prefetch.empty()) note("FSDP1 backward prefetch: BACKWARD_PRE assumed");
-  if (in.training != Training::Full && in.strategy == Strategy::Fsdp1)
-    note("FSDP1 LoRA: frozen and trainable parameters in separate units assumed (PEFT's fsdp_auto_wrap_policy)");
+  in.lora_dropout = s.lora_dropout.value.value_or(0.0);
+  if (in.training != Training::Full && in.strategy == Strategy::Fsdp1) {
+    const bool layer_wrap = s.wrap_policy == "TRANSFORMER_BASED_WRAP" || s.wrap_policy == "SIZE_BASED_WRAP";
+    if (!s.peft_wrap_policy && layer_wrap && in.use_orig_params) {
+      if (in.base_bytes == 4) {
+        in.mixed_units = true;
+        note("FSDP1 LoRA with " + s.wrap_policy + " and use_orig_params: frozen and trainable parameters share units "
+             "(their frozen weights get gradients)");
+      } else {
+        note("FSDP1 LoRA with " + s.wrap_policy + ": PEFT's fp32 adapters and the 16-bit base would share units, which "
+             "FSDP refuses (one dtype per flat parameter); PEFT's separate units (fsdp_auto_wrap_policy) assumed");
+      }
+    } else {
+      note("FSDP1 LoRA: frozen and trainable parameters in separate units assumed (PEFT's fsdp_auto_wrap_policy)");
+    }
+  }
   for (const std::string& n : s.notes) note(n);
   note("SDPA attention, no dropout, HF causal-LM loss (fp32 logits); CUDA context and NCCL buffers not included");
   return in;

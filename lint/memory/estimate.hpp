@@ -34,6 +34,10 @@ struct Inputs {
   bool offload_optimizer = false;
   bool use_orig_params = true;
   std::string backward_prefetch = "BACKWARD_PRE";
+  /// FSDP1 units holding frozen and trainable parameters together (use_orig_params, decoder-layer wrap without
+  /// PEFT's policy): the frozen weights get gradients too.
+  bool mixed_units = false;
+  double lora_dropout = 0;
 };
 
 struct Term {

@@ -140,6 +140,7 @@ struct Reader {
         if (const parse::Entry* e = entry(*root, "load_in_4bit"); e && e->value.kind == parse::NodeKind::Bool && e->value.boolean)
           shape.training.set(Training::QLora, site_of(doc, e->value.region, "load_in_4bit"));
         int_key(*root, "lora_r", shape.lora_r);
+        dropout_key(doc, *root);
         if (const parse::Entry* e = entry(*root, "lora_target_linear"); e && e->value.kind == parse::NodeKind::Bool && e->value.boolean)
           shape.lora_targets.set({"all-linear"}, site_of(doc, e->value.region, "lora_target_linear"));
         else if (const parse::Entry* t = entry(*root, "lora_target_modules"))
@@ -164,6 +165,7 @@ struct Reader {
         shape.training.set(kind == "full" ? Training::Full : (q4 ? Training::QLora : Training::Lora),
                            site_of(doc, ft ? ft->value.region : source::Region{}, ft ? "finetuning_type" : "finetuning_type (default lora)"));
         int_key(*root, "lora_rank", shape.lora_r);
+        dropout_key(doc, *root);
         if (!shape.lora_r.known() && kind != "full") shape.lora_r.set(8, site_of(doc, {}, "lora_rank (LLaMA-Factory default 8)"));
         if (const parse::Entry* t = entry(*root, "lora_target")) {
           auto names = names_of(model::value_of(t->value));
@@ -223,6 +225,12 @@ struct Reader {
     }
   }
 
+  void dropout_key(const model::Document& doc, const parse::Node& root) {
+    if (const parse::Entry* e = root.find_entry("lora_dropout");
+        e && (e->value.kind == parse::NodeKind::Float || e->value.kind == parse::NodeKind::Int))
+      shape.lora_dropout.set(e->value.number, site_of(doc, e->value.region, "lora_dropout"));
+  }
+
   void mixed_flag(const model::Document& doc, const parse::Node& root) {
     for (std::string_view key : {"bf16", "fp16"}) {
       if (const parse::Entry* e = root.find_entry(key); e && e->value.kind == parse::NodeKind::Bool && e->value.boolean)
@@ -262,6 +270,9 @@ struct Reader {
       } else if (c.name == "LoraConfig") {
         if (shape.training.value != Training::QLora) shape.training.set(Training::Lora, site_of(doc, c.callee_region, "LoraConfig("));
         kw_int("r", shape.lora_r);
+        if (const model::PyArg* d = c.keyword("lora_dropout"); d && (d->value.kind == ValueKind::Float || d->value.kind == ValueKind::Int))
+          shape.lora_dropout.set(d->value.kind == ValueKind::Int ? static_cast<double>(d->value.integer) : d->value.number,
+                                 site_of(doc, d->region, "lora_dropout="));
         if (!shape.lora_r.known()) shape.lora_r.set(8, site_of(doc, c.callee_region, "LoraConfig r (peft default 8)"));
         if (const model::PyArg* t = c.keyword("target_modules"); t && t->value.known()) {
           auto names = t->value.kind == ValueKind::String && t->value.text == "all-linear" ? std::vector<std::string>{"all-linear"}
@@ -281,7 +292,11 @@ struct Reader {
         if (const model::PyArg* a = c.keyword("optim"); a && a->value.kind == ValueKind::String)
           shape.optimizer.set(optimizer_named(a->value.text), site_of(doc, a->region, "optim="));
         trainer_config = site_of(doc, c.callee_region, c.name + "(");
-      } else if (c.name == "SFTTrainer" || c.name == "DPOTrainer") {
+      } else if (c.name == "fsdp_auto_wrap_policy") {
+        shape.peft_wrap_policy = true;
+      } else if (c.name == "Trainer" || c.name == "SFTTrainer" || c.name == "DPOTrainer") {
+        // The Trainer installs PEFT's wrap policy for a PEFT model under FSDP1 (update_fsdp_plugin_peft).
+        shape.peft_wrap_policy = true;
         if (const model::PyArg* a = c.keyword("model"); a && a->value.kind == ValueKind::String)
           set_model(a->value.text, site_of(doc, a->region, "model="));
       } else if (c.name == "DataLoader") {
@@ -326,6 +341,7 @@ struct Reader {
         else if (key == "max_seq_length" || key == "max_length" || key == "seq_len") { if (auto v = as_int()) shape.seq_len.set(*v, s); }
         else if (key == "gradient_accumulation_steps") { if (auto v = as_int()) shape.grad_accum.set(*v, s); }
         else if (key == "lora_r") { if (auto v = as_int()) shape.lora_r.set(*v, s); }
+        else if (key == "lora_dropout") { try { shape.lora_dropout.set(std::stod(val), s); } catch (...) {} }  // NOLINT
         else if (key == "use_peft" && (val.empty() || model::parse_truth(val).value_or(false))) shape.training.set(Training::Lora, s);
         else if (key == "lora_target_modules") shape.lora_targets.set(split_names(val), s);
         else if (key == "optim") shape.optimizer.set(optimizer_named(val), s);
