@@ -4,11 +4,10 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <memory>
-#include <mutex>
 #include <sstream>
 
 #include "lint/model/launch_command.hpp"
+#include "lint/model/query.hpp"
 #include "lint/model/resolve.hpp"
 #include "lint/parse/readers.hpp"
 
@@ -81,26 +80,6 @@ int dtype_bytes(const std::string& t) {
   if (s.find("float32") != std::string::npos || s == "fp32" || s.find("float") == 0) return 4;
   if (s.find("16") != std::string::npos) return 2;
   return 0;
-}
-
-/// The launch commands of a script, parsed once per source (every launch of a script and every rule asks).
-const std::vector<model::LaunchCommand>& commands_of(const model::Document& doc) {
-  struct Entry {
-    std::weak_ptr<const source::SourceFile> source;
-    std::shared_ptr<const std::vector<model::LaunchCommand>> commands;
-  };
-  static std::mutex mutex;
-  static std::map<const source::SourceFile*, Entry> cache;
-  thread_local std::shared_ptr<const std::vector<model::LaunchCommand>> keep;  // alive for the caller's use
-  const std::lock_guard<std::mutex> lock(mutex);
-  auto& e = cache[doc.source.get()];
-  if (e.source.expired() || e.commands == nullptr || e.source.lock() != doc.source) {
-    const bool makefile = doc.path().ends_with("Makefile") || doc.path().ends_with(".mk");
-    e.source = doc.source;
-    e.commands = std::make_shared<const std::vector<model::LaunchCommand>>(model::find_launch_commands(*doc.source, makefile));
-  }
-  keep = e.commands;
-  return *keep;
 }
 
 struct Reader {
@@ -315,10 +294,11 @@ struct Reader {
 
   // --- launch command arguments (HfArgumentParser / TRL flags after the script) ------------------------------
   void command() {
-    if (launch.command_document == nullptr || launch.per_file) return;
+    const parse::LaunchCommand* found = model::query::launch_command(launch);
+    if (found == nullptr || launch.command_document == nullptr) return;
     const model::Document& doc = *launch.command_document;
-    for (const model::LaunchCommand& cmd : commands_of(doc)) {
-      if (cmd.region != launch.command_region) continue;
+    {
+      const parse::LaunchCommand& cmd = *found;
       if (auto n = find_flag(cmd, "nproc_per_node")) shape.gpus_per_node.set(*n, site_of(doc, {}, "--nproc_per_node"));
       const auto& a = cmd.script_args;
       for (std::size_t i = 0; i < a.size(); ++i) {
@@ -361,7 +341,7 @@ struct Reader {
   // --- effective values resolved by the model ----------------------------------------------------------------
   void effective() {
     const model::Launch& l = launch;
-    if (auto ws = l.world_size()) {
+    if (auto ws = model::query::world_size(l)) {
       const model::Effective* e = l.get(model::keys::kWorldSize);
       Site s;
       if (e && e->decided_by) s = Site{e->decided_by->path, e->decided_by->region, e->decided_by->spelled};
@@ -382,8 +362,8 @@ struct Reader {
       shape.checkpointing.set(ac.state == model::CheckpointingState::State::On, s);
     }
     const model::Value& dt = l.value(model::keys::kDistributedType);
-    if (l.fsdp_enabled()) {
-      const auto v = l.fsdp_version();
+    if (model::query::fsdp_enabled(l)) {
+      const auto v = model::query::fsdp_version(l);
       shape.strategy = v == 2 ? Strategy::Fsdp2 : Strategy::Fsdp1;
       if (!v) shape.notes.push_back("FSDP version not known: FSDP1 assumed");
       if (shape.strategy == Strategy::Fsdp1) {
@@ -405,7 +385,7 @@ struct Reader {
       shape.strategy = Strategy::DeepSpeed;
     } else if (dt.kind == ValueKind::String && (dt.text == "MULTI_GPU" || dt.text == "NO")) {
       shape.strategy = dt.text == "NO" ? Strategy::Single : Strategy::Ddp;
-    } else if (auto ws = l.world_size()) {
+    } else if (auto ws = model::query::world_size(l)) {
       shape.strategy = *ws == 1 ? Strategy::Single : Strategy::Ddp;
     }
     for (const model::Setting* s : l.assignments(model::keys::kTransformerLayerCls)) {
