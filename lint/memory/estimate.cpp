@@ -7,7 +7,9 @@
 #include "lint/memory/estimate.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <set>
 
 namespace lint::memory {
@@ -163,6 +165,14 @@ Estimate estimate(const Inputs& in) {
       // FSDP2, reshard_after_forward=True on every unit: the head is gathered again for the loss's backward.
       gathered_p1 = V * h * b_c;
       gathered_p2 = 2 * umax * b_c * qlora_scale;
+      // reshard_after_forward=k (int): after forward each unit keeps a 1/k shard (a clone) for the backward
+      // all-gather inside k ranks.
+      if (in.strategy == Strategy::Fsdp2 && !in.sharding.empty() && std::isdigit(static_cast<unsigned char>(in.sharding[0]))) {
+        const double k = std::max(1.0, std::atof(in.sharding.c_str()));
+        const double kept = (all_gathered - root * b_c) / k;
+        gathered_p1 += kept;
+        gathered_p2 += kept;
+      }
     }
   } else if (ds && in.zero_stage >= 3) {
     gathered_p1 = V * h * b_c;

@@ -67,9 +67,13 @@ void write_memory_text(std::ostream& out, const std::vector<const model::Launch*
       out << "  no estimate: " << e.unavailable << "\n\n";
       continue;
     }
-    out << "  " << e.label << " (" << (s.geometry ? s.geometry->id : std::string{}) << ", "
-        << static_cast<double>(e.trainable) / 1e6 << "M of " << static_cast<double>(e.params) / 1e9
-        << "B parameters trained)\n";
+    char counts[96];
+    if (e.trainable < e.params)
+      std::snprintf(counts, sizeof counts, "%.1fM of %.2fB parameters trained", static_cast<double>(e.trainable) / 1e6,
+                    static_cast<double>(e.params) / 1e9);
+    else
+      std::snprintf(counts, sizeof counts, "all %.2fB parameters trained", static_cast<double>(e.params) / 1e9);
+    out << "  " << e.label << " (" << (s.geometry ? s.geometry->id : std::string{}) << ", " << counts << ")\n";
     out << "  peak allocated  " << gib(e.peak);
     if (e.peak_high > e.peak_low * 1.001) out << "  (range " << gib(e.peak_low) << " to " << gib(e.peak_high) << ")";
     out << ", at " << e.peak_phase << "\n";
