@@ -235,6 +235,10 @@ std::optional<int> parse(int argc, char** argv, Cli& cli) {
   rule->add_flag("--all", cli.all_rules, "list every rule");
   app.require_subcommand(0, 1);
 
+  // A repeated single-valued option: the last one wins (so a wrapper's defaults can be overridden).
+  for (const char* name : {"--fail-on", "--config", "--color", "--jobs", "--stdin-filename", "--exit-zero",
+                           "--isolated", "--statistics", "--show-suppressed", "--quiet", "--no-gitignore"})
+    app.get_option(name)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -353,6 +357,7 @@ void report_unknown_inputs(const Cli& cli, const lint::driver::RunResult& result
   std::error_code ec;
   std::vector<std::string> named = cli.paths;
   if (cli.read_stdin) named = {cli.stdin_filename};
+  std::size_t told = 0;
   for (const std::string& p : named) {
     if (!cli.read_stdin && !fs::is_regular_file(p, ec)) continue;
     auto it = by_path.find(cli.read_stdin ? p : normal(p));
@@ -360,8 +365,9 @@ void report_unknown_inputs(const Cli& cli, const lint::driver::RunResult& result
     std::cerr << "launchlint: info: " << p
               << " is not a launch file launchlint knows (accelerate, Trainer FSDP, DeepSpeed, torchtitan, axolotl or "
                  "LLaMA-Factory config, training script, launch script): nothing to check in it\n";
+    ++told;
   }
-  if (!any_known) {
+  if (!any_known && (named.empty() || told < named.size())) {
     std::cerr << "launchlint: warning: no launch file found in " << shown_paths
               << " (`launchlint rule --all` lists what is checked)\n";
   }
