@@ -86,6 +86,7 @@ struct Cli {
   std::string stdin_filename;
   bool stdin_filename_given = false;
   bool gitignore = true;
+  bool force_exclude = false;
   bool all_rules = false;
   bool read_stdin = false;
 };
@@ -219,6 +220,8 @@ std::optional<int> parse(int argc, char** argv, Cli& cli) {
                          ->type_name("PATH");
   bool no_gitignore = false;
   app.add_flag("--no-gitignore", no_gitignore, "do not honour .gitignore files");
+  app.add_flag("--force-exclude", cli.force_exclude,
+               "apply exclude / extend-exclude to files named on the command line too (pre-commit)");
   std::vector<std::string> top_paths;
   app.add_option("paths", top_paths, "files and directories to lint (default: .; -: standard input)")
       ->type_name("PATH");
@@ -237,7 +240,8 @@ std::optional<int> parse(int argc, char** argv, Cli& cli) {
 
   // A repeated single-valued option: the last one wins (so a wrapper's defaults can be overridden).
   for (const char* name : {"--fail-on", "--config", "--color", "--jobs", "--stdin-filename", "--exit-zero",
-                           "--isolated", "--statistics", "--show-suppressed", "--quiet", "--no-gitignore"})
+                           "--isolated", "--statistics", "--show-suppressed", "--quiet", "--no-gitignore",
+                           "--force-exclude"})
     app.get_option(name)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   try {
     app.parse(argc, argv);
@@ -344,6 +348,23 @@ std::string normal(const std::string& p) {
   std::string s = fs::path(p).lexically_normal().generic_string();
   if (s.starts_with("./")) s.erase(0, 2);
   return s;
+}
+
+/// The driver's exclude test for a named file: a glob on the whole path, or a slash-less pattern on any component.
+bool excluded(const std::vector<std::string>& exclude, const std::string& path) {
+  const std::string rel = normal(path);
+  for (const std::string& g : exclude) {
+    if (lint::driver::glob_match(g, rel)) return true;
+    if (g.find('/') != std::string::npos) continue;
+    std::string_view rest = rel;
+    while (true) {
+      const auto slash = rest.find('/');
+      if (lint::driver::glob_match(g, rest.substr(0, slash))) return true;
+      if (slash == std::string_view::npos) break;
+      rest.remove_prefix(slash + 1);
+    }
+  }
+  return false;
 }
 
 /// Never silent: a run that found no launch file says so, and a named file launchlint does not know is named.
@@ -466,6 +487,10 @@ int run(int argc, char** argv) {
     opts.stdin_filename = cli.stdin_filename;
   } else if (!cli.paths.empty()) {
     opts.paths = cli.paths;
+    if (cli.force_exclude) {
+      std::erase_if(opts.paths, [&](const std::string& p) { return excluded(opts.exclude, p); });
+      if (opts.paths.empty()) return kExitClean;  // every named file is excluded: nothing to lint
+    }
   }
 
   lint::driver::RunResult result = lint::driver::run(table, opts);

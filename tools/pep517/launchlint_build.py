@@ -133,10 +133,19 @@ def get_requires_for_build_sdist(config_settings=None):
 
 
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
+    """Settings (pip --config-settings KEY=VALUE): portable=1 links statically like tools/release; build-dir=DIR
+    (default build-wheel/); binary=PATH packs an already built launchlint instead of building (packagers, and the
+    tests that install through pip and pre-commit). LAUNCHLINT_WHEEL_BINARY in the environment is the same as
+    binary=, for tools that call pip themselves (pre-commit)."""
     settings = config_settings or {}
     portable = str(settings.get("portable", "")).lower() in ("1", "true", "on", "yes")
-    build_dir = settings.get("build-dir") or os.path.join(ROOT, "build-wheel")
-    binary = build_binary(build_dir, portable)
+    binary = settings.get("binary") or os.environ.get("LAUNCHLINT_WHEEL_BINARY")
+    if binary:
+        if not os.access(binary, os.X_OK):
+            raise RuntimeError(f"launchlint_build: binary={binary} is not an executable file")
+    else:
+        build_dir = settings.get("build-dir") or os.path.join(ROOT, "build-wheel")
+        binary = build_binary(build_dir, portable)
     return write_wheel(binary, wheel_directory, glibc_tag() if portable else platform_tag())
 
 
