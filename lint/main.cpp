@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "lint/config/project_config.hpp"
+#include "lint/config/project_root.hpp"
 #include "lint/config/suggest.hpp"
 #include "lint/driver/driver.hpp"
 #include "lint/report/explain.hpp"
@@ -381,6 +382,11 @@ void report_unknown_inputs(const Cli& cli, const lint::driver::RunResult& result
   std::size_t told = 0;
   for (const std::string& p : named) {
     if (!cli.read_stdin && !fs::is_regular_file(p, ec)) continue;
+    const std::string name = fs::path(p).filename().string();
+    if (name == "launchlint.toml" || name == ".launchlint.toml" || name == "pyproject.toml") {
+      ++told;  // launchlint's own configuration
+      continue;
+    }
     auto it = by_path.find(cli.read_stdin ? p : normal(p));
     if (it == by_path.end() || it->second->kind != lint::model::DocKind::Unknown || it->second->read_error) continue;
     std::cerr << "launchlint: info: " << p
@@ -493,7 +499,29 @@ int run(int argc, char** argv) {
     }
   }
 
+  // Files named on the command line (pre-commit passes the changed ones) are linted within their projects: the
+  // project is walked for the launches they take part in, and the findings that concern them are reported.
+  std::set<std::string> focus;
+  if (cli.command == "check" && !cli.read_stdin && !opts.paths.empty() &&
+      std::all_of(opts.paths.begin(), opts.paths.end(), [&](const std::string& p) { return fs::is_regular_file(p, ec); })) {
+    std::set<std::string> roots;
+    for (const std::string& p : opts.paths) {
+      if (std::string root = lint::config::project_root(p); !root.empty()) roots.insert(lint::config::shown_path(root));
+    }
+    if (!roots.empty()) {
+      for (const std::string& p : opts.paths) focus.insert(normal(p));
+      opts.paths.insert(opts.paths.begin(), roots.begin(), roots.end());
+    }
+  }
+
   lint::driver::RunResult result = lint::driver::run(table, opts);
+  if (!focus.empty()) {
+    std::erase_if(result.diagnostics, [&](const lint::rule::Diagnostic& d) {
+      if (focus.count(normal(d.path)) != 0) return false;
+      return std::none_of(d.related.begin(), d.related.end(),
+                          [&](const auto& r) { return focus.count(normal(r.path)) != 0; });
+    });
+  }
   std::string shown;
   for (const auto& p : cli.read_stdin ? std::vector<std::string>{"standard input"} : opts.paths)
     shown += (shown.empty() ? "" : ", ") + p;

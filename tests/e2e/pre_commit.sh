@@ -50,12 +50,14 @@ if [ $rc -ne 0 ] && grep -q "configs/ds.json:2:.*DS001" <<<"$out"; then
 else
   echo "FAIL the hook should fail with DS001 in configs/ds.json (rc=$rc)"; echo "$out"; fail=1
 fi
-git checkout -q configs/ds.json
+git reset -q && git checkout -q HEAD -- configs/ds.json
 
-# An excluded file passed by pre-commit is skipped (force-exclude).
-mkdir -p vendor && sed 's/64/32/' configs/ds.json > vendor/ds.json
-printf 'extend-exclude = ["vendor"]\n' > launchlint.toml
-git add -A
+# An excluded file passed by pre-commit is skipped (force-exclude); without the exclude it fails the hook.
+mkdir -p vendor && cp "$repo/examples/7b-lora-shard-grad-op/fsdp.yaml" vendor/fsdp.yaml && git add -A
 out=$(hook); rc=$?
-if [ $rc -eq 0 ]; then echo "ok   an excluded file passed by pre-commit is not linted"; else echo "FAIL force-exclude"; echo "$out"; fail=1; fi
+if [ $rc -ne 0 ] && grep -q "vendor/fsdp.yaml:.*FSDP001" <<<"$out"; then echo "ok   a staged SHARD_GRAD_OP config fails the hook";
+else echo "FAIL the staged vendor/fsdp.yaml should fail with FSDP001"; echo "$out"; fail=1; fi
+printf 'extend-exclude = ["vendor"]\n' > launchlint.toml && git add -A
+out=$(hook); rc=$?
+if [ $rc -eq 0 ]; then echo "ok   once excluded, pre-commit's file is not linted"; else echo "FAIL force-exclude"; echo "$out"; fail=1; fi
 exit $fail
