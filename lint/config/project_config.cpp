@@ -98,12 +98,6 @@ std::optional<ProjectConfig> interpret(const std::string& path, const parse::Nod
         note_codes(s.value);
         cfg.per_file_ignores.push_back(std::move(p));
       }
-    } else if (k == "target-versions") {
-      if (!v.is_map()) {
-        error = where(path, v) + ": target-versions must be a table of library = \"version\"";
-        return std::nullopt;
-      }
-      for (const parse::Entry& s : v.entries) cfg.target_versions[s.key.text] = s.value.text;
     } else if (k == "launch") {
       if (v.kind != parse::NodeKind::Sequence) {
         error = where(path, v) + ": launch must be an array of tables ([[launch]])";
@@ -155,9 +149,9 @@ const std::vector<std::string>& default_excludes() {
 }
 
 const std::vector<std::string>& config_keys() {
-  static const std::vector<std::string> kKeys = {"select",   "ignore",           "extend-select",   "exclude",
-                                                 "extend-exclude", "fail-on", "severity", "per-file-ignores",
-                                                 "target-versions", "launch"};
+  static const std::vector<std::string> kKeys = {"select",         "ignore",  "extend-select", "exclude",
+                                                 "extend-exclude", "fail-on", "severity",      "per-file-ignores",
+                                                 "launch"};
   return kKeys;
 }
 

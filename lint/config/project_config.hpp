@@ -26,7 +26,6 @@ struct ProjectConfig {
   std::vector<std::string> extend_exclude;          ///< added to the excludes
   std::vector<driver::PerFileIgnore> per_file_ignores;
   std::optional<std::string> fail_on;
-  std::map<std::string, std::string> target_versions;  ///< library -> version
   std::vector<driver::DeclaredLaunch> launches;
   std::vector<CodeRef> codes;  ///< every code in select, ignore, extend-select, severity, per-file-ignores
 };

@@ -30,7 +30,6 @@ struct ReportInput {
   std::string srcroot;     ///< absolute directory, ending in '/', that relative paths are relative to (SARIF %SRCROOT%)
   bool color = false;      ///< ANSI colour (text)
   std::string docs_url;    ///< where the rule pages are published ("" when not configured: no links are written)
-  bool show_fixes = false;
   std::size_t files_checked = 0;
 };
 
