@@ -58,7 +58,7 @@ void collect_config(const Document& doc, Launch& l, bool fsdp_section_read) {
     } else if (k == "mixed_precision") {
       l.add(make_setting(keys::kMixedPrecision, written, written, doc, e.value.region, Origin::ConfigFile, k));
     } else if (k == "fp16" && root->find("mixed_precision") == nullptr && truth_of(written).value_or(false)) {
-      // Legacy key rewritten to mixed_precision: fp16 before validation (config_args.py:113-116, probe Z3).
+      // Legacy key rewritten to mixed_precision: fp16 before validation (config_args.py:113-116, oracle case p1-Z3).
       l.add(make_setting(keys::kMixedPrecision, Value::of_string("fp16", e.value.region), written, doc, e.value.region,
                          Origin::ConfigFile, k));
     } else if (k == "fsdp_config" && e.value.is_map() && fsdp_section_read) {
@@ -232,7 +232,7 @@ void mark_unread(Launch& l) {
   if (!v) return;
   if (*v == 1) {
     // The FSDP1 plugin forces sync_module_states on when cpu_ram_efficient_loading is on, with a warning
-    // (dataclasses.py:1966-1971; probes J2, T12).
+    // (dataclasses.py:1966-1971; oracle cases p1-J2, p3-T12).
     const Value& cre = l.value(keys::kCpuRamEfficientLoading);
     const Value& sync = l.value(keys::kSyncModuleStates);
     if (cre.kind == ValueKind::Bool && cre.boolean && sync.kind == ValueKind::Bool && !sync.boolean) {

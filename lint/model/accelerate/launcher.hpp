@@ -13,7 +13,8 @@ namespace lint::model::accelerate {
 /// fsdp_config (only under FSDP, utils/launch.py:304-332).
 void collect_config(const Document& doc, Launch& l, bool fsdp_section_read = true);
 
-/// Environment variables of the launch script that the FSDP plugin reads (knowledge §3.3); under
+/// Environment variables of the launch script that the FSDP plugin reads (accelerate
+/// src/accelerate/utils/dataclasses.py, FullyShardedDataParallelPlugin.__post_init__); under
 /// `accelerate launch` (`launcher_overwrites`) the ones it always exports are overwritten.
 void collect_environment(const Document& script_doc, const parse::LaunchCommand& cmd, Launch& l,
                          bool launcher_overwrites);

@@ -18,7 +18,8 @@ constexpr unsigned kV1 = 1;
 constexpr unsigned kV2 = 2;
 constexpr unsigned kBoth = 3;
 
-// knowledge/accelerate_fsdp.md §1.4 (acc:src/accelerate/commands/launch.py:513-604, utils/launch.py:304-332).
+// accelerate src/accelerate/commands/launch.py:513-604 (the --fsdp_* flags and their defaults) and
+// src/accelerate/utils/launch.py:304-332 (what the launcher exports).
 constexpr std::array kFsdpKeys = {
     FsdpKey{"fsdp_version", keys::kFsdpVersion, T::Version, "1", kBoth},
     FsdpKey{"fsdp_sharding_strategy", keys::kShardingStrategy, T::Strategy, "FULL_SHARD", kV1},

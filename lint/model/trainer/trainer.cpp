@@ -124,7 +124,7 @@ void collect_call(const Document& doc, const PyCall& c, Launch& l) {
     }
     if (version == 1) {
       // FSDP1: the Trainer passes its strategy word as reshard_after_forward; the plugin then fills
-      // sharding_strategy from FSDP_SHARDING_STRATEGY or FULL_SHARD, which wins (knowledge §3.4, probes T4, T6).
+      // sharding_strategy from FSDP_SHARDING_STRATEGY or FULL_SHARD, which wins (oracle cases p3-T4, p3-T6, docs/ground-truth.md).
       std::string word = "full_shard";
       for (const std::string& w : words) {
         if (accelerate::parse_strategy(w)) {
