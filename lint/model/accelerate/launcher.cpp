@@ -194,33 +194,18 @@ void decide_fsdp(Launch& l, bool launcher_defaults) {
     if (launcher_defaults && !k.launch_default.empty()) {
       fallback = default_setting(k.canonical, normalise_value(k.name, Value::of_string(std::string(k.launch_default))),
                                  SourceKind::LauncherDefault, "accelerate launch default of --" + std::string(k.name));
-    } else if (k.canonical == keys::kAutoWrapPolicy) {
-      fallback = default_setting(k.canonical, Value::of_string("NO_WRAP"), SourceKind::LibraryDefault,
-                                 "FullyShardedDataParallelPlugin default when no wrap policy is set");
-    } else if (k.canonical == keys::kBackwardPrefetch) {
-      fallback = default_setting(k.canonical, Value::of_string("NO_PREFETCH"), SourceKind::LibraryDefault,
-                                 "FullyShardedDataParallelPlugin default (None: no backward prefetch)");
-    } else if (!launcher_defaults) {
-      // Plugin defaults without the launcher's environment (dataclasses.py:1815-2034).
-      if (k.canonical == keys::kFsdpVersion)
-        fallback = default_setting(k.canonical, Value::of_int(1), SourceKind::LibraryDefault,
-                                   "FullyShardedDataParallelPlugin default");
-      if (k.canonical == keys::kShardingStrategy)
-        fallback = default_setting(k.canonical, Value::of_string("FULL_SHARD"), SourceKind::LibraryDefault,
-                                   "FullyShardedDataParallelPlugin default");
-      if (k.canonical == keys::kReshardAfterForward)
-        fallback = default_setting(k.canonical, Value::of_bool(true), SourceKind::LibraryDefault,
-                                   "FullyShardedDataParallelPlugin default");
-      if (k.type == FsdpValueType::Truth)
-        fallback = default_setting(k.canonical, Value::of_bool(false), SourceKind::LibraryDefault,
-                                   "FullyShardedDataParallelPlugin default");
+    } else if (!k.plugin_default.empty()) {
+      fallback = default_setting(k.canonical, normalise_value(k.name, Value::of_string(std::string(k.plugin_default))),
+                                 SourceKind::LibraryDefault,
+                                 k.plugin_default_note.empty() ? std::string("FullyShardedDataParallelPlugin default")
+                                                               : std::string(k.plugin_default_note));
     }
     decide(l, k.canonical, std::move(fallback));
   }
   if (l.get(keys::kStateDictType)->decided_by == nullptr) {
     if (const auto v = l.fsdp_version()) {
       decide(l, keys::kStateDictType,
-             default_setting(keys::kStateDictType, Value::of_string(*v == 2 ? "SHARDED_STATE_DICT" : "FULL_STATE_DICT"),
+             default_setting(keys::kStateDictType, Value::of_string(std::string(state_dict_type_default(*v))),
                              SourceKind::LibraryDefault, "FullyShardedDataParallelPlugin default"));
     }
   }

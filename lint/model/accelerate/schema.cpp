@@ -19,23 +19,27 @@ constexpr unsigned kV2 = 2;
 constexpr unsigned kBoth = 3;
 
 // accelerate src/accelerate/commands/launch.py:513-604 (the --fsdp_* flags and their defaults) and
-// src/accelerate/utils/launch.py:304-332 (what the launcher exports).
+// src/accelerate/utils/launch.py:304-332 (what the launcher exports); the plugin's own defaults without the
+// launcher's environment: src/accelerate/utils/dataclasses.py:1815-2034 (every truth value reads "false").
 constexpr std::array kFsdpKeys = {
-    FsdpKey{"fsdp_version", keys::kFsdpVersion, T::Version, "1", kBoth},
-    FsdpKey{"fsdp_sharding_strategy", keys::kShardingStrategy, T::Strategy, "FULL_SHARD", kV1},
-    FsdpKey{"fsdp_reshard_after_forward", keys::kReshardAfterForward, T::ReshardAfterForward, "true", kV2},
-    FsdpKey{"fsdp_offload_params", keys::kOffloadParams, T::Truth, "false", kBoth},
-    FsdpKey{"fsdp_auto_wrap_policy", keys::kAutoWrapPolicy, T::WrapPolicy, "", kBoth},
+    FsdpKey{"fsdp_version", keys::kFsdpVersion, T::Version, "1", kBoth, "1"},
+    FsdpKey{"fsdp_sharding_strategy", keys::kShardingStrategy, T::Strategy, "FULL_SHARD", kV1, "FULL_SHARD"},
+    FsdpKey{"fsdp_reshard_after_forward", keys::kReshardAfterForward, T::ReshardAfterForward, "true", kV2, "true"},
+    FsdpKey{"fsdp_offload_params", keys::kOffloadParams, T::Truth, "false", kBoth, "false"},
+    FsdpKey{"fsdp_auto_wrap_policy", keys::kAutoWrapPolicy, T::WrapPolicy, "", kBoth, "NO_WRAP",
+            "FullyShardedDataParallelPlugin default when no wrap policy is set"},
     FsdpKey{"fsdp_transformer_layer_cls_to_wrap", keys::kTransformerLayerCls, T::String, "", kBoth},
     FsdpKey{"fsdp_min_num_params", keys::kMinNumParams, T::Int, "100000000", kBoth},
-    FsdpKey{"fsdp_backward_prefetch", keys::kBackwardPrefetch, T::BackwardPrefetch, "", kV1},
-    FsdpKey{"fsdp_forward_prefetch", keys::kForwardPrefetch, T::Truth, "false", kV1},
+    FsdpKey{"fsdp_backward_prefetch", keys::kBackwardPrefetch, T::BackwardPrefetch, "", kV1, "NO_PREFETCH",
+            "FullyShardedDataParallelPlugin default (None: no backward prefetch)"},
+    FsdpKey{"fsdp_forward_prefetch", keys::kForwardPrefetch, T::Truth, "false", kV1, "false"},
     FsdpKey{"fsdp_state_dict_type", keys::kStateDictType, T::StateDictType, "", kBoth},
-    FsdpKey{"fsdp_use_orig_params", keys::kUseOrigParams, T::Truth, "true", kV1},
-    FsdpKey{"fsdp_sync_module_states", keys::kSyncModuleStates, T::Truth, "true", kV1},
-    FsdpKey{"fsdp_cpu_ram_efficient_loading", keys::kCpuRamEfficientLoading, T::Truth, "true", kBoth},
-    FsdpKey{"fsdp_activation_checkpointing", keys::kActivationCheckpointing, T::Truth, "false", kBoth},
-    FsdpKey{"fsdp_activation_checkpointing_offload", "fsdp.activation_checkpointing_offload", T::Truth, "false", kV2},
+    FsdpKey{"fsdp_use_orig_params", keys::kUseOrigParams, T::Truth, "true", kV1, "false"},
+    FsdpKey{"fsdp_sync_module_states", keys::kSyncModuleStates, T::Truth, "true", kV1, "false"},
+    FsdpKey{"fsdp_cpu_ram_efficient_loading", keys::kCpuRamEfficientLoading, T::Truth, "true", kBoth, "false"},
+    FsdpKey{"fsdp_activation_checkpointing", keys::kActivationCheckpointing, T::Truth, "false", kBoth, "false"},
+    FsdpKey{"fsdp_activation_checkpointing_offload", "fsdp.activation_checkpointing_offload", T::Truth, "false", kV2,
+            "false"},
     FsdpKey{"fsdp_ignored_modules", "fsdp.ignored_modules", T::String, "", kBoth},
 };
 
@@ -210,6 +214,10 @@ std::string_view closest(std::string_view word, std::span<const std::string_view
   // Close enough to be a typo: at most a third of the word, and at most 4 edits.
   if (best_d == std::string_view::npos || best_d > std::max<std::size_t>(2, word.size() / 3) || best_d > 4) return {};
   return best;
+}
+
+std::string_view state_dict_type_default(int fsdp_version) {
+  return fsdp_version == 2 ? "SHARDED_STATE_DICT" : "FULL_STATE_DICT";
 }
 
 std::string fsdp_config_key(std::string_view written) {

@@ -32,7 +32,14 @@ struct FsdpKey {
   FsdpValueType type;
   std::string_view launch_default;  ///< the `accelerate launch` flag default as it reaches the env; empty = None
   unsigned versions;                ///< bit 0: read by FSDP1, bit 1: read by FSDP2
+  /// The FullyShardedDataParallelPlugin's own default when nothing (launcher, env) sets it; empty = none modelled
+  /// (dataclasses.py:1815-2034). The state dict type's depends on the version: state_dict_type_default().
+  std::string_view plugin_default = {};
+  std::string_view plugin_default_note = {};  ///< how explain names that default (empty: the plugin's default)
 };
+
+/// The plugin's default state dict type for an FSDP version (dataclasses.py:2030-2034).
+std::string_view state_dict_type_default(int fsdp_version);
 
 /// Every fsdp_config key accelerate reads (after adding the missing `fsdp_` prefix).
 std::span<const FsdpKey> fsdp_keys();
