@@ -27,9 +27,10 @@ struct BoundInputs {
   const Document* llamafactory = nullptr;
 };
 
-/// The effective configuration of a launch bound across files, with the launcher's precedence (its rank table in
-/// lint/model/precedence.cpp): Python plugin field > Trainer plugin args (for the keys it sets) > `--fsdp_*` flag >
-/// config file > flag default > inherited environment (for the keys the launcher leaves unset) > plugin default.
+/// The effective configuration of a launch bound across files, with the real precedence (accelerate
+/// utils/dataclasses.py:1821-1961, commands/launch.py:1259-1271; transformers trainer.py:819-829):
+/// Python plugin field > Trainer plugin args (for the keys it sets) > `--fsdp_*` flag > config file > flag
+/// default > inherited environment (for the keys the launcher leaves unset) > plugin default.
 Launch resolve_bound(const BoundInputs& in);
 
 /// Canonical value of one accelerate fsdp_config entry as accelerate parses it (`SHARD_GRAD_OP` for `2` or

@@ -30,8 +30,8 @@ struct Item {
   model::Value value;      ///< its value (Unknown when not known)
 };
 
-/// The FSDP version the Trainer uses: `fsdp_version` beats `version` (pop-then-assign, transformers v5.17.0
-/// src/transformers/training_args.py:2743-2745; trainer::fsdp_config_pick), default 2;
+/// The FSDP version the Trainer uses (trainer::fsdp_config_pick: `fsdp_version` beats `version`, pop-then-assign,
+/// transformers v5.17.0 src/transformers/training_args.py:2743-2745; default 2);
 /// nullopt when not statically known.
 std::optional<int> fsdp_version(const std::vector<Item>& items) {
   std::vector<std::string_view> written;

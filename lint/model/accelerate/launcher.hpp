@@ -14,7 +14,7 @@ namespace lint::model::accelerate {
 void collect_config(const Document& doc, Launch& l, bool fsdp_section_read = true);
 
 /// Environment variables of the launch script that the FSDP plugin reads (accelerate
-/// src/accelerate/utils/dataclasses.py, FullyShardedDataParallelPlugin.__post_init__); under
+/// src/accelerate/utils/dataclasses.py:1821-1961); under
 /// `accelerate launch` (`launcher_overwrites`) the ones it always exports are overwritten.
 void collect_environment(const Document& script_doc, const parse::LaunchCommand& cmd, Launch& l,
                          bool launcher_overwrites);

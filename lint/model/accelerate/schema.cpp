@@ -18,9 +18,8 @@ constexpr unsigned kV1 = 1;
 constexpr unsigned kV2 = 2;
 constexpr unsigned kBoth = 3;
 
-// accelerate src/accelerate/commands/launch.py:513-604 (the --fsdp_* flags and their defaults) and
-// src/accelerate/utils/launch.py:304-332 (what the launcher exports); the plugin's own defaults without the
-// launcher's environment: src/accelerate/utils/dataclasses.py:1815-2034 (every truth value reads "false").
+// accelerate src/accelerate/commands/launch.py:513-604 and src/accelerate/utils/launch.py:304-332 (docs/sources.md);
+// the plugin's own defaults without the launcher's environment: src/accelerate/utils/dataclasses.py:1815-2034.
 constexpr std::array kFsdpKeys = {
     FsdpKey{"fsdp_version", keys::kFsdpVersion, T::Version, "1", kBoth, "1"},
     FsdpKey{"fsdp_sharding_strategy", keys::kShardingStrategy, T::Strategy, "FULL_SHARD", kV1, "FULL_SHARD"},

@@ -124,8 +124,8 @@ void collect_call(const Document& doc, const PyCall& c, Launch& l) {
     }
     if (version == 1) {
       // FSDP1: the Trainer passes its strategy word as reshard_after_forward; the plugin then fills
-      // sharding_strategy from FSDP_SHARDING_STRATEGY or FULL_SHARD, which wins (oracle cases p3-T4, p3-T6,
-      // docs/ground-truth.md).
+      // sharding_strategy from FSDP_SHARDING_STRATEGY or FULL_SHARD, which wins (transformers v5.17.0
+      // src/transformers/training_args.py:2827-2829, accelerate utils/dataclasses.py:1836-1848; oracle p3-T4, p3-T6).
       std::string word = "full_shard";
       for (const std::string& w : words) {
         if (accelerate::parse_strategy(w)) {
