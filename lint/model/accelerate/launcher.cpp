@@ -16,31 +16,6 @@ using parse::int_of;
 using parse::LaunchCommand;
 using parse::Word;
 
-namespace {
-
-/// Keyword names of FullyShardedDataParallelPlugin and the canonical key each sets.
-struct PluginField {
-  std::string_view kwarg;
-  std::string_view prefixed;  ///< the accelerate config key whose parsing applies
-};
-constexpr std::array kPluginFields = {
-    PluginField{"fsdp_version", "fsdp_version"},
-    PluginField{"sharding_strategy", "fsdp_sharding_strategy"},
-    PluginField{"reshard_after_forward", "fsdp_reshard_after_forward"},
-    PluginField{"auto_wrap_policy", "fsdp_auto_wrap_policy"},
-    PluginField{"min_num_params", "fsdp_min_num_params"},
-    PluginField{"transformer_cls_names_to_wrap", "fsdp_transformer_layer_cls_to_wrap"},
-    PluginField{"backward_prefetch", "fsdp_backward_prefetch"},
-    PluginField{"forward_prefetch", "fsdp_forward_prefetch"},
-    PluginField{"state_dict_type", "fsdp_state_dict_type"},
-    PluginField{"use_orig_params", "fsdp_use_orig_params"},
-    PluginField{"sync_module_states", "fsdp_sync_module_states"},
-    PluginField{"cpu_ram_efficient_loading", "fsdp_cpu_ram_efficient_loading"},
-    PluginField{"activation_checkpointing", "fsdp_activation_checkpointing"},
-};
-
-}  // namespace
-
 void collect_config(const Document& doc, Launch& l, bool fsdp_section_read) {
   const parse::Node* root = doc.root_map();
   if (root == nullptr) return;
@@ -78,7 +53,7 @@ void collect_plugin(const Document& doc, const PythonFacts& py, Launch& l) {
   for (const PyCall* c : py.calls_named("FullyShardedDataParallelPlugin")) {
     l.add(make_setting(keys::kFsdpEnabled, Value::of_bool(true, c->callee_region), Value::of_bool(true), doc,
                        c->callee_region, Origin::PluginObject, c->name + "(...)"));
-    for (const PluginField& f : kPluginFields) {
+    for (const PluginField& f : plugin_fields()) {
       const PyArg* a = c->keyword(f.kwarg);
       if (a == nullptr || a->value.kind == ValueKind::None) continue;
       const FsdpKey* info = find_fsdp_key(f.prefixed);
@@ -103,7 +78,7 @@ void collect_plugin(const Document& doc, const PythonFacts& py, Launch& l) {
   // accelerator.state.fsdp_plugin.<field> = value (PEFT's documented recipe) wins over the constructed plugin.
   for (const PyAttributeAssignment& a : py.attribute_assignments) {
     if (a.target.find("fsdp_plugin.") == std::string::npos) continue;
-    for (const PluginField& f : kPluginFields) {
+    for (const PluginField& f : plugin_fields()) {
       if (a.attribute != f.kwarg) continue;
       const FsdpKey* info = find_fsdp_key(f.prefixed);
       Value v = a.value;
@@ -116,35 +91,15 @@ void collect_plugin(const Document& doc, const PythonFacts& py, Launch& l) {
 
 /// Environment variables of the launch script that the FSDP plugin reads (§3.3).
 void collect_environment(const Document& script_doc, const LaunchCommand& cmd, Launch& l, bool launcher_overwrites) {
-  struct EnvKey {
-    const char* var;
-    const char* prefixed;
-    bool always_written;  ///< `accelerate launch` always exports it (utils/launch.py:304-332)
-  };
-  static constexpr EnvKey kEnv[] = {
-      {"FSDP_VERSION", "fsdp_version", true},
-      {"FSDP_SHARDING_STRATEGY", "fsdp_sharding_strategy", true},
-      {"FSDP_RESHARD_AFTER_FORWARD", "fsdp_reshard_after_forward", true},
-      {"FSDP_OFFLOAD_PARAMS", "fsdp_offload_params", true},
-      {"FSDP_MIN_NUM_PARAMS", "fsdp_min_num_params", true},
-      {"FSDP_AUTO_WRAP_POLICY", "fsdp_auto_wrap_policy", false},
-      {"FSDP_TRANSFORMER_CLS_TO_WRAP", "fsdp_transformer_layer_cls_to_wrap", false},
-      {"FSDP_BACKWARD_PREFETCH", "fsdp_backward_prefetch", false},
-      {"FSDP_STATE_DICT_TYPE", "fsdp_state_dict_type", false},
-      {"FSDP_FORWARD_PREFETCH", "fsdp_forward_prefetch", true},
-      {"FSDP_USE_ORIG_PARAMS", "fsdp_use_orig_params", true},
-      {"FSDP_CPU_RAM_EFFICIENT_LOADING", "fsdp_cpu_ram_efficient_loading", true},
-      {"FSDP_SYNC_MODULE_STATES", "fsdp_sync_module_states", true},
-      {"FSDP_ACTIVATION_CHECKPOINTING", "fsdp_activation_checkpointing", true},
-  };
-  for (const EnvKey& k : kEnv) {
-    auto it = cmd.env.find(k.var);
+  for (const EnvVar& k : env_vars()) {
+    auto it = cmd.env.find(std::string(k.var));
     if (it == cmd.env.end()) continue;
     const FsdpKey* info = find_fsdp_key(k.prefixed);
     const Word& w = it->second;
     Value written = w.known ? Value::of_string(w.text, w.region) : Value::unknown(w.region);
     Value v = w.known ? normalise_value(k.prefixed, written) : written;
-    Setting s = make_setting(info->canonical, v, written, script_doc, w.region, Origin::Environment, k.var);
+    Setting s =
+        make_setting(info->canonical, v, written, script_doc, w.region, Origin::Environment, std::string(k.var));
     if (launcher_overwrites && k.always_written) s.source = SourceKind::EnvOverwrittenByLauncher;
     l.add(std::move(s));
   }

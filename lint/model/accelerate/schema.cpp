@@ -132,6 +132,39 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return prev[b.size()];
 }
 
+constexpr std::array kPluginFields = {
+    PluginField{"fsdp_version", "fsdp_version"},
+    PluginField{"sharding_strategy", "fsdp_sharding_strategy"},
+    PluginField{"reshard_after_forward", "fsdp_reshard_after_forward"},
+    PluginField{"auto_wrap_policy", "fsdp_auto_wrap_policy"},
+    PluginField{"min_num_params", "fsdp_min_num_params"},
+    PluginField{"transformer_cls_names_to_wrap", "fsdp_transformer_layer_cls_to_wrap"},
+    PluginField{"backward_prefetch", "fsdp_backward_prefetch"},
+    PluginField{"forward_prefetch", "fsdp_forward_prefetch"},
+    PluginField{"state_dict_type", "fsdp_state_dict_type"},
+    PluginField{"use_orig_params", "fsdp_use_orig_params"},
+    PluginField{"sync_module_states", "fsdp_sync_module_states"},
+    PluginField{"cpu_ram_efficient_loading", "fsdp_cpu_ram_efficient_loading"},
+    PluginField{"activation_checkpointing", "fsdp_activation_checkpointing"},
+};
+
+constexpr std::array kEnvVars = {
+    EnvVar{"FSDP_VERSION", "fsdp_version", true},
+    EnvVar{"FSDP_SHARDING_STRATEGY", "fsdp_sharding_strategy", true},
+    EnvVar{"FSDP_RESHARD_AFTER_FORWARD", "fsdp_reshard_after_forward", true},
+    EnvVar{"FSDP_OFFLOAD_PARAMS", "fsdp_offload_params", true},
+    EnvVar{"FSDP_MIN_NUM_PARAMS", "fsdp_min_num_params", true},
+    EnvVar{"FSDP_AUTO_WRAP_POLICY", "fsdp_auto_wrap_policy", false},
+    EnvVar{"FSDP_TRANSFORMER_CLS_TO_WRAP", "fsdp_transformer_layer_cls_to_wrap", false},
+    EnvVar{"FSDP_BACKWARD_PREFETCH", "fsdp_backward_prefetch", false},
+    EnvVar{"FSDP_STATE_DICT_TYPE", "fsdp_state_dict_type", false},
+    EnvVar{"FSDP_FORWARD_PREFETCH", "fsdp_forward_prefetch", true},
+    EnvVar{"FSDP_USE_ORIG_PARAMS", "fsdp_use_orig_params", true},
+    EnvVar{"FSDP_CPU_RAM_EFFICIENT_LOADING", "fsdp_cpu_ram_efficient_loading", true},
+    EnvVar{"FSDP_SYNC_MODULE_STATES", "fsdp_sync_module_states", true},
+    EnvVar{"FSDP_ACTIVATION_CHECKPOINTING", "fsdp_activation_checkpointing", true},
+};
+
 }  // namespace
 
 std::span<const FsdpKey> fsdp_keys() {
@@ -213,6 +246,13 @@ std::string_view closest(std::string_view word, std::span<const std::string_view
   // Close enough to be a typo: at most a third of the word, and at most 4 edits.
   if (best_d == std::string_view::npos || best_d > std::max<std::size_t>(2, word.size() / 3) || best_d > 4) return {};
   return best;
+}
+
+std::span<const PluginField> plugin_fields() {
+  return kPluginFields;
+}
+std::span<const EnvVar> env_vars() {
+  return kEnvVars;
 }
 
 std::string_view state_dict_type_default(int fsdp_version) {

@@ -38,6 +38,23 @@ struct FsdpKey {
   std::string_view plugin_default_note = {};  ///< how explain names that default (empty: the plugin's default)
 };
 
+/// A keyword of `FullyShardedDataParallelPlugin(...)` (or an attribute set on it) and the fsdp_config key whose
+/// parsing applies (dataclasses.py:1815-2034).
+struct PluginField {
+  std::string_view kwarg;
+  std::string_view prefixed;
+};
+std::span<const PluginField> plugin_fields();
+
+/// An environment variable the FSDP plugin reads (FSDP_*), the fsdp_config key it carries, and whether
+/// `accelerate launch` always exports it under FSDP, overwriting the script's own (utils/launch.py:304-332).
+struct EnvVar {
+  std::string_view var;
+  std::string_view prefixed;
+  bool always_written;
+};
+std::span<const EnvVar> env_vars();
+
 /// The plugin's default state dict type for an FSDP version (dataclasses.py:2030-2034).
 std::string_view state_dict_type_default(int fsdp_version);
 
