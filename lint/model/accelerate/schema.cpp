@@ -255,6 +255,24 @@ std::span<const EnvVar> env_vars() {
   return kEnvVars;
 }
 
+const parse::Entry* launcher_entry(const parse::Node& fsdp, std::string_view prefixed) {
+  std::vector<const parse::Entry*> dict;
+  for (const parse::Entry& e : fsdp.entries) {
+    auto same =
+        std::find_if(dict.begin(), dict.end(), [&](const parse::Entry* d) { return d->key.text == e.key.text; });
+    if (same == dict.end())
+      dict.push_back(&e);
+    else
+      *same = &e;
+  }
+  const parse::Entry* found = nullptr;
+  for (const parse::Entry* e : dict) {
+    const std::string key = fsdp_config_key(e->key.text);
+    if (key == prefixed) found = e;
+  }
+  return found;
+}
+
 std::string_view state_dict_type_default(int fsdp_version) {
   return fsdp_version == 2 ? "SHARDED_STATE_DICT" : "FULL_STATE_DICT";
 }

@@ -68,6 +68,11 @@ std::string fsdp_config_key(std::string_view written);
 /// The key accelerate reads for a key written inside `fsdp_config` (prefix added), or nullptr.
 const FsdpKey* find_fsdp_config_key(std::string_view written);
 
+/// The entry of `prefixed` in an fsdp_config mapping as the launcher sees it. PyYAML and json.load build a dict
+/// (a repeated key keeps its first position and its last value); launch.py then copies the keys in dict order,
+/// adding the `fsdp_` prefix, so of `x` and `fsdp_x` the one that comes later in the dict wins. nullptr if absent.
+const parse::Entry* launcher_entry(const parse::Node& fsdp_config, std::string_view prefixed);
+
 /// Canonical value of one fsdp_config entry as accelerate parses it (`SHARD_GRAD_OP` for `2` or
 /// `shard_grad_op`, booleans from truth strings, versions as ints). Values accelerate would reject are returned
 /// as written, so rules can report them.
