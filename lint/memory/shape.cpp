@@ -9,6 +9,7 @@
 #include "lint/model/launch_command.hpp"
 #include "lint/model/query.hpp"
 #include "lint/model/resolve.hpp"
+#include "lint/parse/integer.hpp"
 #include "lint/parse/readers.hpp"
 
 namespace lint::memory {
@@ -25,14 +26,7 @@ std::string lower(std::string s) {
 
 std::optional<std::int64_t> int_of(const Value& v) {
   if (v.kind == ValueKind::Int) return v.integer;
-  if (v.kind == ValueKind::String) {
-    try {
-      std::size_t used = 0;
-      const long long x = std::stoll(v.text, &used);
-      if (used == v.text.size()) return x;
-    } catch (...) {  // NOLINT(bugprone-empty-catch): not an integer
-    }
-  }
+  if (v.kind == ValueKind::String) return parse::parse_int(v.text);
   return std::nullopt;
 }
 

@@ -13,11 +13,11 @@ class ShardGradOpWithoutActivationCheckpointing final : public rule::Rule {
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
     if (!l.fsdp_enabled()) return;
     const model::Setting* site = nullptr;
-    const auto keeps = model::keeps_params_unsharded(l, &site);
+    const auto keeps = model::query::keeps_params_unsharded(l, &site);
     if (!keeps || !*keeps || site == nullptr || site->origin == model::Origin::Default) return;
     if (const auto ws = l.world_size(); ws && *ws == 1) return;
-    const auto ac = model::activation_checkpointing(l);
-    if (ac.state != model::CheckpointingState::State::Off) return;
+    const auto ac = model::query::activation_checkpointing(l);
+    if (ac.state != model::query::CheckpointingState::State::Off) return;
 
     const bool v2 = l.fsdp_version() == 2;
     // The figures are rows sgo_ac0/sgo_ac1 and fs_ac0/fs_ac1 of docs/measurements/fsdp-7b-lora.md (FSDP2: f2raf0_ac0,
