@@ -365,6 +365,7 @@ RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
       in.torchtitan = pick(refs.torchtitan, model::DocKind::TorchtitanConfig);
       in.axolotl = pick(refs.axolotl, model::DocKind::AxolotlConfig);
       in.llamafactory = pick(refs.llamafactory, model::DocKind::LlamaFactoryConfig);
+      in.trainer_args = pick(refs.trainer_args, model::DocKind::TrainerArgsConfig);
       if (in.llamafactory != nullptr && in.deepspeed == nullptr && in.llamafactory->root_map() != nullptr) {
         // The YAML's own `deepspeed:` path, relative to where llamafactory-cli runs.
         if (const parse::Node* ds = in.llamafactory->root_map()->find("deepspeed");

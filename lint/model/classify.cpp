@@ -23,6 +23,15 @@ bool looks_axolotl(const parse::Node& m) {
   return has(m, "base_model") && count_keys(m, kKeys) >= 1;
 }
 
+/// TrainingArguments fields at the top level (a TRL / alignment-handbook style recipe read by HfArgumentParser).
+bool looks_trainer_args(const parse::Node& m) {
+  static constexpr std::array<std::string_view, 12> kKeys = {
+      "learning_rate", "per_device_train_batch_size", "output_dir", "num_train_epochs", "lr_scheduler_type",
+      "warmup_ratio", "logging_steps", "save_strategy", "gradient_checkpointing", "max_steps", "weight_decay",
+      "per_device_eval_batch_size"};
+  return count_keys(m, kKeys) >= 2;
+}
+
 bool looks_accelerate(const parse::Node& m) {
   if (has(m, "distributed_type") || has(m, "compute_environment")) return true;
   static constexpr std::array<std::string_view, 7> kKeys = {"num_processes", "machine_rank", "num_machines",
@@ -89,6 +98,7 @@ DocKind classify_config(const parse::ConfigDocument& doc, parse::Format format) 
       if (has(m, "model_name_or_path") && (has(m, "stage") || has(m, "finetuning_type")))
         return DocKind::LlamaFactoryConfig;
       if (looks_accelerate(m)) return DocKind::AccelerateConfig;
+      if (looks_trainer_args(m)) return DocKind::TrainerArgsConfig;
       return DocKind::Unknown;
     case parse::Format::Json:
       if (looks_accelerate(m)) return DocKind::AccelerateConfig;

@@ -1254,6 +1254,16 @@ FileRefs referenced_files(const Document& script_doc, const LaunchCommand& cmd) 
   for (const char* name : {"deepspeed", "deepspeed_config"}) {
     if (const ScriptArg* a = find_arg(args, name); a != nullptr && a->value) add(refs.deepspeed, *a->value);
   }
+  // A YAML of TrainingArguments fields given to the script: positionally (HfArgumentParser.parse_yaml_file on
+  // sys.argv[1]) or with TRL's `--config`.
+  if (cmd.script && cmd.tool != LaunchTool::Axolotl && cmd.tool != LaunchTool::LlamaFactory) {
+    for (const Word& w : cmd.script_args) {
+      if (w.text.starts_with("-")) break;
+      if (w.text.ends_with(".yaml") || w.text.ends_with(".yml")) add(refs.trainer_args, w);
+      break;
+    }
+    if (const ScriptArg* a = find_arg(args, "config"); a != nullptr && a->value) add(refs.trainer_args, *a->value);
+  }
   if (cmd.tool == LaunchTool::TorchtitanRunTrain) {
     const ScriptArg* a = find_arg(args, "job.config_file");
     if (a != nullptr && a->value) add(refs.torchtitan, *a->value);
@@ -1269,8 +1279,9 @@ Launch resolve_bound(const BoundInputs& in) {
   l.command_document = in.script_doc;
   l.command_region = cmd.region;
   l.name = in.script_doc->path() + ":" + std::to_string(cmd.region.begin.line);
+  l.command = cmd;
   for (const Document* d : {in.script_doc, in.accelerate_config, in.python, in.trainer_fsdp_config, in.deepspeed,
-                            in.torchtitan, in.axolotl, in.llamafactory}) {
+                            in.torchtitan, in.axolotl, in.llamafactory, in.trainer_args}) {
     if (d != nullptr) l.documents.push_back(d);
   }
   const PythonFacts* py = in.python != nullptr && in.python->python ? &*in.python->python : nullptr;

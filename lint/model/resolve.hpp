@@ -22,12 +22,13 @@ struct BoundInputs {
   const Document* torchtitan = nullptr;
   const Document* axolotl = nullptr;
   const Document* llamafactory = nullptr;
+  const Document* trainer_args = nullptr;    ///< a TrainingArguments YAML given to the script
 };
 
 /// Paths a launch command refers to, relative to the working directory, in the order they are tried.
 struct FileRefs {
   std::vector<std::string> accelerate_config, script, trainer_fsdp_config, deepspeed, torchtitan, axolotl,
-      llamafactory;
+      llamafactory, trainer_args;
 };
 FileRefs referenced_files(const Document& script_doc, const LaunchCommand& command);
 
