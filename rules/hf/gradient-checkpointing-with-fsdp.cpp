@@ -18,8 +18,9 @@ class GradientCheckpointingWithFsdp final : public rule::Rule {
     if (model::keeps_params_unsharded(l, nullptr).value_or(false)) return;
     for (const trainer::TrainerArgs& t : trainer::trainer_args(l)) {
       if (t.gradient_checkpointing != true) continue;
-      const bool fsdp = (t.fsdp_known && t.fsdp_on) || (!t.has_fsdp && l.fsdp_enabled());
-      if (!fsdp) continue;
+      // The Trainer's own `fsdp` (where transformers warns); FSDP turned on only by the launcher's config is left
+      // alone.
+      if (!t.fsdp_known || !t.fsdp_on) continue;
       for (const std::string& w : t.words) {
         if (w == "shard_grad_op" || w == "hybrid_shard_zero2") return;
       }
