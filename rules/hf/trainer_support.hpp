@@ -144,8 +144,8 @@ inline std::vector<TrainerArgs> trainer_args(const model::Launch& l) {
       }
       const auto eq = w.find('=');
       const std::string name = w.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
-      std::optional<model::Word> value;
-      if (eq != std::string::npos) value = model::Word{w.substr(eq + 1), args[i].known, args[i].region};
+      std::optional<parse::Word> value;
+      if (eq != std::string::npos) value = parse::Word{w.substr(eq + 1), args[i].known, args[i].region};
       else if (i + 1 < args.size() && !args[i + 1].text.starts_with("--")) value = args[i + 1];
       const std::size_t flag_index = i;
       if (value && eq == std::string::npos) ++i;  // the value is not a positional argument

@@ -26,7 +26,7 @@ class BrokenLineContinuation final : public rule::Rule {
     // the shell's.
     if (!l.command || l.command_document == nullptr || l.command_document->kind != model::DocKind::LaunchScript)
       return;
-    const model::LaunchCommand& cmd = *l.command;
+    const parse::LaunchCommand& cmd = *l.command;
     const std::string_view text = l.command_document->source->text();
     const std::size_t end = std::min(cmd.region.end_byte, text.size());
     if (end == 0) return;
@@ -58,7 +58,7 @@ class BrokenLineContinuation final : public rule::Rule {
 
     const source::SourceFile& src = *l.command_document->source;
     const std::string path = l.command_document->path();
-    const std::string launcher(model::to_string(cmd.tool));
+    const std::string launcher(parse::to_string(cmd.tool));
     const std::vector<rule::RelatedLocation> related{{path, src.region(w, we), "this line runs as its own command"}};
     if (escaped_space) {
       ctx.report(path, src.region(trimmed - 1, line_end),

@@ -11,14 +11,14 @@ class InterpreterAsScript final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
     if (!l.command || l.command_document == nullptr) return;
-    const model::LaunchCommand& cmd = *l.command;
+    const parse::LaunchCommand& cmd = *l.command;
     if (!launch::is_process_launcher(cmd.tool) || !cmd.script || cmd.module) return;
     if (!cmd.script->known || !launch::is_python_interpreter(cmd.script->text)) return;
     // `--no_python` / `--no-python` runs the script word as an executable: `python train.py` is then right.
-    for (const model::Flag& f : cmd.flags) {
+    for (const parse::Flag& f : cmd.flags) {
       if (f.name == "no_python") return;
     }
-    const std::string launcher(model::to_string(cmd.tool));
+    const std::string launcher(parse::to_string(cmd.tool));
     const std::string next = cmd.script_args.empty() ? std::string("train.py") : cmd.script_args.front().text;
     ctx.report(l.command_document->path(), cmd.script->region,
                "`" + launcher + "` starts each process as `python <script> ...` itself, so `" + cmd.script->text +

@@ -18,9 +18,9 @@ inline const model::Document* python_script(const model::Launch& l) {
 
 /// `accelerate launch`, `torchrun`, `deepspeed`: launchers that read their own flags up to the script and pass
 /// everything after it to the script.
-inline bool is_process_launcher(model::LaunchTool t) {
-  return t == model::LaunchTool::AccelerateLaunch || t == model::LaunchTool::Torchrun ||
-         t == model::LaunchTool::DeepSpeed;
+inline bool is_process_launcher(parse::LaunchTool t) {
+  return t == parse::LaunchTool::AccelerateLaunch || t == parse::LaunchTool::Torchrun ||
+         t == parse::LaunchTool::DeepSpeed;
 }
 
 /// A flag word's name: without leading dashes, before `=`, `-` replaced by `_`.

@@ -51,16 +51,16 @@ class LauncherFlagAfterScript final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
     if (!l.command || l.command_document == nullptr) return;
-    const model::LaunchCommand& cmd = *l.command;
+    const parse::LaunchCommand& cmd = *l.command;
     if (!launch::is_process_launcher(cmd.tool) || !cmd.script) return;
     // The script must be known: a flag of the same name may be its own.
     const model::Document* py = launch::python_script(l);
     if (py == nullptr) return;
-    const auto& flags = cmd.tool == model::LaunchTool::AccelerateLaunch ? accelerate_flags()
-                        : cmd.tool == model::LaunchTool::Torchrun       ? torchrun_flags()
+    const auto& flags = cmd.tool == parse::LaunchTool::AccelerateLaunch ? accelerate_flags()
+                        : cmd.tool == parse::LaunchTool::Torchrun       ? torchrun_flags()
                                                                         : deepspeed_flags();
-    const std::string launcher(model::to_string(cmd.tool));
-    for (const model::Word& w : cmd.script_args) {
+    const std::string launcher(parse::to_string(cmd.tool));
+    for (const parse::Word& w : cmd.script_args) {
       if (!w.known || !w.text.starts_with("--")) continue;
       const std::string name = launch::flag_name(w.text);
       if (flags.count(name) == 0 || script_names(py->source->text(), name)) continue;

@@ -32,26 +32,26 @@ class UnquotedPathWithSpace final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
     if (!l.command || l.command_document == nullptr) return;
-    const model::LaunchCommand& cmd = *l.command;
-    std::vector<const model::Word*> words;
-    for (const model::Word& w : cmd.launcher_args) words.push_back(&w);
+    const parse::LaunchCommand& cmd = *l.command;
+    std::vector<const parse::Word*> words;
+    for (const parse::Word& w : cmd.launcher_args) words.push_back(&w);
     if (cmd.script) words.push_back(&*cmd.script);
-    for (const model::Word& w : cmd.script_args) words.push_back(&w);
+    for (const parse::Word& w : cmd.script_args) words.push_back(&w);
     const std::string_view text = l.command_document->source->text();
     const auto from = bases(*l.command_document);
-    auto plain = [&](const model::Word& w) {
+    auto plain = [&](const parse::Word& w) {
       if (!w.known || w.text.empty() || w.region.end_byte > text.size()) return false;
       const std::string_view src = text.substr(w.region.begin_byte, w.region.end_byte - w.region.begin_byte);
       return src.find_first_of("\"'\\$=") == std::string_view::npos && !src.starts_with("-");
     };
     for (std::size_t i = 0; i + 1 < words.size(); ++i) {
-      const model::Word& a = *words[i];
+      const parse::Word& a = *words[i];
       if (!plain(a) || exists_from(from, a.text)) continue;
       // Join the following words separated by one space while the joined path does not exist yet (at most 4).
       std::string joined = a.text;
       for (std::size_t k = i + 1; k < words.size() && k <= i + 4; ++k) {
-        const model::Word& b = *words[k];
-        const model::Word& prev = *words[k - 1];
+        const parse::Word& b = *words[k];
+        const parse::Word& prev = *words[k - 1];
         if (!plain(b) || b.region.begin_byte != prev.region.end_byte + 1 || text[prev.region.end_byte] != ' ') break;
         joined += " " + b.text;
         if (!exists_from(from, joined)) continue;
