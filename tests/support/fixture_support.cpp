@@ -118,12 +118,19 @@ std::string location(const fs::path& root, const std::string& path, const source
          std::to_string(r.end.line) + ":" + std::to_string(r.end.column);
 }
 
-/// One line per message: newlines are written as `\n` so that a snapshot line is always one diagnostic.
-std::string one_line(std::string_view text) {
+/// One line per message: newlines are written as `\n` so that a snapshot line is always one diagnostic. Paths
+/// inside the message are written relative to the case, as locations are, so a snapshot does not depend on
+/// where the checkout lives.
+std::string one_line(std::string_view text, const fs::path& root) {
+  const std::string prefix = root.generic_string() + "/";
   std::string out;
-  for (const char c : text) {
-    if (c == '\n') out += "\\n";
-    else out += c;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text.compare(i, prefix.size(), prefix) == 0) {
+      i += prefix.size() - 1;
+      continue;
+    }
+    if (text[i] == '\n') out += "\\n";
+    else out += text[i];
   }
   return out;
 }
@@ -139,11 +146,11 @@ std::string render_snapshot(const fs::path& case_path, std::string_view case_lab
   out += "\n";
   for (const rule::Diagnostic& d : diagnostics) {
     out += location(root, d.path, d.region) + ": " + d.code + " [" + std::string(rule::to_string(d.severity)) + "] " +
-           one_line(d.message);
+           one_line(d.message, root);
     if (d.suppressed) out += " (suppressed)";
     out += "\n";
     for (const rule::RelatedLocation& rel : d.related) {
-      out += "  = " + location(root, rel.path, rel.region) + ": " + one_line(rel.message) + "\n";
+      out += "  = " + location(root, rel.path, rel.region) + ": " + one_line(rel.message, root) + "\n";
     }
   }
   if (diagnostics.empty()) out += "(no findings)\n";
