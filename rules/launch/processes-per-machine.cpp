@@ -30,10 +30,13 @@ class ProcessesPerMachine final : public rule::Rule {
     std::string what = per == 0 ? "none at all"
                                 : std::to_string(per) + " per machine, " + std::to_string(per * machines) +
                                       " in all instead of " + std::to_string(procs);
+    const std::string written = site->origin == model::Origin::LaunchFlag
+                                    ? "`--num_processes " + std::to_string(procs) + "`"
+                                    : "`num_processes: " + std::to_string(procs) + "`";
     ctx.report(site->path, site->region,
-               "`num_processes: " + std::to_string(procs) + "` is the total over all " + std::to_string(machines) +
+               written + " is the total over all " + std::to_string(machines) +
                    " machines: accelerate starts num_processes // num_machines = " + std::to_string(per) +
-                   " processes on each (" + what +
+                   (per == 1 ? " process" : " processes") + " on each (" + what +
                    "). Set `num_processes` to (processes per machine) x `num_machines`, e.g. " +
                    std::to_string((per == 0 ? 1 : per) * machines) + " or " +
                    std::to_string((per + 1) * machines) + ".",

@@ -179,8 +179,11 @@ class YamlImplicitBool final : public rule::Rule {
       const auto choice =
           std::find_if(k->choices.begin(), k->choices.end(), [&](std::string_view c) { return iequals(c, v.text); });
       const bool quoted_is_valid = k->choices.empty() || choice != k->choices.end();
-      // The accepted spelling (TrainingArguments' enums are lower case; accelerate upper-cases its own).
-      std::string fix = "quote it: '" + (choice != k->choices.end() ? std::string(*choice) : v.text) + "'.";
+      // A lower-case choice is spelled as accepted (TrainingArguments compares its enums exactly); accelerate
+      // upper-cases its own names, so the user's spelling stays.
+      const bool lower_choice = choice != k->choices.end() &&
+                                std::none_of(choice->begin(), choice->end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)) != 0; });
+      std::string fix = "quote it: '" + (lower_choice ? std::string(*choice) : v.text) + "'.";
       if (!quoted_is_valid) {
         fix = "quoted, '" + v.text + "' is not a valid value either: use one of " + join(k->choices, 7) + ".";
       }
