@@ -217,35 +217,44 @@ void collect_torch_calls(const Document& doc, const PythonFacts& py, Launch& l) 
     }
   }
   if (!fsdp2.empty()) {
-    // Several fully_shard calls are the usual per-layer pattern, often with the root kept unsharded
-    // (reshard_after_forward=False on the root only). Parameters stay gathered only if every call says so.
-    bool all_false = true;
-    bool any_unknown = false;
-    const PyCall* first = fsdp2.front();
-    for (const PyCall* c : fsdp2) {
+    // fully_shard is applied bottom-up, so with several calls the last is the root and the others wrap the layers
+    // that hold most parameters (the per-layer pattern). The layers decide whether parameters stay gathered between
+    // forward and backward: one per-layer call with reshard_after_forward=False keeps its layers gathered, while a
+    // root kept unsharded alone (a common choice, its parameters are used first in backward) does not.
+    std::vector<const PyCall*> calls(fsdp2.begin(), fsdp2.end());
+    std::sort(calls.begin(), calls.end(), [](const PyCall* a, const PyCall* b) { return a->order < b->order; });
+    const std::vector<const PyCall*> layers =
+        calls.size() == 1 ? calls : std::vector<const PyCall*>(calls.begin(), calls.end() - 1);
+    const PyCall* first = calls.front();
+    const PyCall* site = nullptr;  // the call that decides
+    std::optional<bool> reshard = true;
+    for (const PyCall* c : layers) {
       const PyArg* a = c->keyword("reshard_after_forward");
       if (a == nullptr) {
-        if (c->has_unresolved_unpacking) any_unknown = true;
-        all_false = false;
+        if (c->has_unresolved_unpacking && reshard == true) reshard = std::nullopt;
         continue;
       }
-      const auto t = a->value.kind == ValueKind::Bool ? std::optional<bool>(a->value.boolean) : std::nullopt;
-      if (!t) any_unknown = true;
-      else if (*t) all_false = false;
+      if (a->value.kind != ValueKind::Bool) {
+        if (reshard == true) {
+          reshard = std::nullopt;
+          site = c;
+        }
+        continue;
+      }
+      if (!a->value.boolean) {
+        reshard = false;
+        site = c;
+        break;
+      }
+      if (site == nullptr) site = c;
     }
+    if (site == nullptr) site = first;
     l.add(make_setting(keys::kFsdpEnabled, Value::of_bool(true, first->callee_region), Value::of_bool(true), doc,
                        first->callee_region, Origin::TorchCall, "fully_shard(...)"));
     l.add(make_setting(keys::kFsdpVersion, Value::of_int(2, first->callee_region), Value::of_int(2), doc,
                        first->callee_region, Origin::TorchCall, "fully_shard(...)"));
-    const PyCall* site = first;
-    for (const PyCall* c : fsdp2) {
-      if (c->keyword("reshard_after_forward") != nullptr) {
-        site = c;
-        break;
-      }
-    }
     const PyArg* a = site->keyword("reshard_after_forward");
-    Value v = any_unknown ? Value::unknown() : Value::of_bool(!all_false);
+    Value v = reshard ? Value::of_bool(*reshard) : Value::unknown();
     v.region = a != nullptr ? a->region : site->callee_region;
     l.add(make_setting(keys::kReshardAfterForward, v, a != nullptr ? a->value : Value{}, doc, v.region,
                        Origin::TorchCall, "fully_shard(reshard_after_forward=)"));
@@ -765,10 +774,19 @@ CheckpointingState activation_checkpointing(const Launch& launch) {
                             // axolotl writes FSDP_ACTIVATION_CHECKPOINTING only from its own fsdp_config.
                             enabled->decided_by->origin == Origin::AxolotlConfig);
   // absent_is_unknown: no assignment at all means "whatever the launcher exports" rather than "off".
+  bool launcher_only = false;
   auto consider = [&](std::string_view key, bool absent_is_unknown) {
     const Effective* e = launch.get(key);
     if (e == nullptr) return;
     if (e->decided_by == nullptr && !absent_is_unknown) return;
+    if (e->decided_by == nullptr && e->value.kind != ValueKind::Bool) {
+      // Nothing in the launch sets it: only a launcher's environment could.
+      if (out.state == S::Off) {
+        out = {S::Unknown, nullptr};
+        launcher_only = true;
+      }
+      return;
+    }
     const Value& v = e->value;
     if (key == keys::kTorchtitanAcMode) {
       if (v.kind == ValueKind::String && v.text == "none") return;
@@ -781,7 +799,10 @@ CheckpointingState activation_checkpointing(const Launch& launch) {
       if (v.boolean && out.state != S::On) out = {S::On, e->decided_by};
       return;
     }
-    if (out.state == S::Off) out = {S::Unknown, e->decided_by};
+    if (out.state == S::Off || launcher_only) {
+      out = {S::Unknown, e->decided_by};
+      launcher_only = false;
+    }
   };
   // The accelerate plugin field only matters where accelerate builds the FSDP wrapper; when the script alone
   // is linted, the launcher's environment may still turn it on (unknown).
@@ -792,15 +813,18 @@ CheckpointingState activation_checkpointing(const Launch& launch) {
   consider(keys::kLightningAcPolicy, false);
   consider(keys::kTorchtitanAcMode, false);
   // An assignment that is not statically known anywhere in the launch also makes the answer unknown.
-  if (out.state == S::Off) {
+  if (out.state == S::Off || (out.state == S::Unknown && launcher_only)) {
     for (std::string_view key : {keys::kGradientCheckpointing, keys::kModelGradientCheckpointing,
                                  keys::kActivationCheckpointing}) {
       for (const Setting* s : launch.assignments(key)) {
-        if (s->value.kind == ValueKind::Unknown && (key != keys::kActivationCheckpointing || !torch_level))
+        if (s->value.kind == ValueKind::Unknown && (key != keys::kActivationCheckpointing || !torch_level)) {
           out = {S::Unknown, s};
+          launcher_only = false;
+        }
       }
     }
   }
+  out.unknown_from_launcher_only = out.state == S::Unknown && launcher_only;
   return out;
 }
 
