@@ -18,8 +18,9 @@ class BackwardPrefetchOff final : public rule::Rule {
     const model::Effective* bp = l.get(model::keys::kBackwardPrefetch);
     if (bp == nullptr || bp->value.kind != model::ValueKind::String || bp->value.text != "NO_PREFETCH") return;
     const model::Setting* by = bp->decided_by;
-    const bool defaulted = by == nullptr || by->origin == model::Origin::Default ||
-                           (by->origin == model::Origin::TrainingArguments && by->spelled.find("default") != std::string::npos);
+    const bool defaulted =
+        by == nullptr || by->origin == model::Origin::Default ||
+        (by->origin == model::Origin::TrainingArguments && by->spelled.find("default") != std::string::npos);
     if (!defaulted) return;
     const model::Effective* on = l.get(model::keys::kFsdpEnabled);
     const model::Setting* site = on != nullptr ? on->decided_by : nullptr;

@@ -34,14 +34,15 @@ class StrategyUnsupportedByFsdp2 final : public rule::Rule {
         } else if (u == "NO_SHARD") {
           fix = " Without sharding, use DDP (drop `fsdp`).";
         } else {
-          fix = " FSDP2 expresses hybrid sharding with a 2-D device mesh; or set `fsdp_config={\"version\": 1}` "
-                "(deprecated).";
+          fix =
+              " FSDP2 expresses hybrid sharding with a 2-D device mesh; or set `fsdp_config={\"version\": 1}` "
+              "(deprecated).";
         }
         ctx.report(t.path, t.fsdp_region,
                    "`" + w + "` in " + t.spelled +
                        "'s fsdp with FSDP2 (the Trainer's default from transformers 5, fsdp_config version 2): "
-                       "TrainingArguments raises ValueError \"`fsdp=" + w +
-                       "` is only available with FSDP1\" when it is built." + fix);
+                       "TrainingArguments raises ValueError \"`fsdp=" +
+                       w + "` is only available with FSDP1\" when it is built." + fix);
         break;
       }
     }

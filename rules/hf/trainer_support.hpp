@@ -13,35 +13,42 @@ namespace lint::rules::trainer {
 
 /// One TrainingArguments (or TRL config) construction, reduced to what the FSDP rules need.
 struct TrainerArgs {
-  std::string path;               ///< the file it is written in
-  std::string spelled;            ///< `TrainingArguments(...)`, `--fsdp`
-  source::Region call_region;     ///< the call (or the launch command)
-  bool has_fsdp = false;          ///< `fsdp` given
-  bool fsdp_known = false;        ///< its value is statically known
-  bool fsdp_on = false;           ///< truthy
-  std::vector<std::string> words; ///< string / list form
+  std::string path;                ///< the file it is written in
+  std::string spelled;             ///< `TrainingArguments(...)`, `--fsdp`
+  source::Region call_region;      ///< the call (or the launch command)
+  bool has_fsdp = false;           ///< `fsdp` given
+  bool fsdp_known = false;         ///< its value is statically known
+  bool fsdp_on = false;            ///< truthy
+  std::vector<std::string> words;  ///< string / list form
   source::Region fsdp_region;
-  bool has_fsdp_config = false;   ///< `fsdp_config` given (not None)
+  bool has_fsdp_config = false;  ///< `fsdp_config` given (not None)
   source::Region fsdp_config_region;
-  std::optional<int> version;     ///< the FSDP version the Trainer picks (default 2), when known
+  std::optional<int> version;                  ///< the FSDP version the Trainer picks (default 2), when known
   std::optional<bool> gradient_checkpointing;  ///< explicit value, when known
   source::Region gradient_checkpointing_region;
-  bool trl = false;               ///< a TRL config (gradient_checkpointing defaults to True)
-  bool complete = true;           ///< no unresolved `**kwargs` / config file that could set more
+  bool trl = false;      ///< a TRL config (gradient_checkpointing defaults to True)
+  bool complete = true;  ///< no unresolved `**kwargs` / config file that could set more
 };
 
 inline bool is_trainer_args_name(std::string_view n) {
-  static constexpr std::string_view kNames[] = {
-      "TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfig", "GRPOConfig", "ORPOConfig",
-      "KTOConfig", "CPOConfig", "RewardConfig", "PPOConfig", "RLOOConfig", "OnlineDPOConfig", "GKDConfig",
-      "PRMConfig", "BCOConfig", "XPOConfig", "NashMDConfig"};
+  static constexpr std::string_view kNames[] = {"TrainingArguments", "Seq2SeqTrainingArguments",
+                                                "SFTConfig",         "DPOConfig",
+                                                "GRPOConfig",        "ORPOConfig",
+                                                "KTOConfig",         "CPOConfig",
+                                                "RewardConfig",      "PPOConfig",
+                                                "RLOOConfig",        "OnlineDPOConfig",
+                                                "GKDConfig",         "PRMConfig",
+                                                "BCOConfig",         "XPOConfig",
+                                                "NashMDConfig"};
   for (std::string_view k : kNames) {
     if (k == n) return true;
   }
   return false;
 }
 
-inline bool is_trl_name(std::string_view n) { return n.ends_with("Config") && n != "TrainingArguments"; }
+inline bool is_trl_name(std::string_view n) {
+  return n.ends_with("Config") && n != "TrainingArguments";
+}
 
 inline std::vector<std::string> split_words(std::string_view s) {
   std::vector<std::string> out;
@@ -70,8 +77,10 @@ inline void set_fsdp(TrainerArgs& t, const model::Value& v, source::Region r) {
     t.fsdp_on = !t.words.empty();
   } else if (v.kind == model::ValueKind::List) {
     for (const model::Value& it : v.items) {
-      if (it.kind != model::ValueKind::String) t.fsdp_known = false;
-      else t.words.push_back(it.text);
+      if (it.kind != model::ValueKind::String)
+        t.fsdp_known = false;
+      else
+        t.words.push_back(it.text);
     }
     t.fsdp_on = !v.items.empty();
   } else {
@@ -83,9 +92,12 @@ inline std::optional<int> version_from_dict(const model::Value& cfg) {
   std::optional<int> v = 2;
   for (const auto& [k, val] : cfg.fields) {
     if (k != "version" && k != "fsdp_version") continue;
-    if (val.kind == model::ValueKind::Int && (val.integer == 1 || val.integer == 2)) v = static_cast<int>(val.integer);
-    else if (val.kind == model::ValueKind::String && (val.text == "1" || val.text == "2")) v = val.text[0] - '0';
-    else v = std::nullopt;
+    if (val.kind == model::ValueKind::Int && (val.integer == 1 || val.integer == 2))
+      v = static_cast<int>(val.integer);
+    else if (val.kind == model::ValueKind::String && (val.text == "1" || val.text == "2"))
+      v = val.text[0] - '0';
+    else
+      v = std::nullopt;
   }
   return v;
 }
@@ -110,7 +122,8 @@ inline std::vector<TrainerArgs> trainer_args(const model::Launch& l) {
     t.trl = is_trl_name(c.name);
     t.complete = !c.has_unresolved_unpacking;
     if (const model::PyArg* f = c.keyword("fsdp")) set_fsdp(t, f->value, f->region);
-    if (const model::PyArg* cfg = c.keyword("fsdp_config"); cfg != nullptr && cfg->value.kind != model::ValueKind::None) {
+    if (const model::PyArg* cfg = c.keyword("fsdp_config");
+        cfg != nullptr && cfg->value.kind != model::ValueKind::None) {
       t.has_fsdp_config = true;
       t.fsdp_config_region = cfg->region;
       t.version = cfg->value.kind == model::ValueKind::Dict ? version_from_dict(cfg->value) : std::nullopt;
@@ -145,8 +158,10 @@ inline std::vector<TrainerArgs> trainer_args(const model::Launch& l) {
       const auto eq = w.find('=');
       const std::string name = w.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
       std::optional<parse::Word> value;
-      if (eq != std::string::npos) value = parse::Word{w.substr(eq + 1), args[i].known, args[i].region};
-      else if (i + 1 < args.size() && !args[i + 1].text.starts_with("--")) value = args[i + 1];
+      if (eq != std::string::npos)
+        value = parse::Word{w.substr(eq + 1), args[i].known, args[i].region};
+      else if (i + 1 < args.size() && !args[i + 1].text.starts_with("--"))
+        value = args[i + 1];
       const std::size_t flag_index = i;
       if (value && eq == std::string::npos) ++i;  // the value is not a positional argument
       source::Region r = args[flag_index].region;

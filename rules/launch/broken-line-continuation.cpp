@@ -8,7 +8,9 @@
 namespace lint::rules {
 namespace {
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\r';
+}
 
 /// A line that only makes sense as more arguments: it starts with an option (`--lr 1e-5`, `-m`), or with a
 /// Python script while the command has none yet.
@@ -24,15 +26,15 @@ class BrokenLineContinuation final : public rule::Rule {
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
     // Shell scripts and Makefiles only: a YAML folded block (`run: >`) joins its lines, and there the text is not
     // the shell's.
-    if (!l.command || l.command_document == nullptr || l.command_document->kind != model::DocKind::LaunchScript)
-      return;
+    if (!l.command || l.command_document == nullptr || l.command_document->kind != model::DocKind::LaunchScript) return;
     const parse::LaunchCommand& cmd = *l.command;
     const std::string_view text = l.command_document->source->text();
     const std::size_t end = std::min(cmd.region.end_byte, text.size());
     if (end == 0) return;
     const std::size_t line_end = std::min(text.find('\n', end), text.size());
     if (line_end >= text.size()) return;  // no next line
-    const std::size_t line_start = text.rfind('\n', end - 1) == std::string_view::npos ? 0 : text.rfind('\n', end - 1) + 1;
+    const std::size_t line_start =
+        text.rfind('\n', end - 1) == std::string_view::npos ? 0 : text.rfind('\n', end - 1) + 1;
     std::size_t trimmed = line_end;
     while (trimmed > line_start && is_blank(text[trimmed - 1])) --trimmed;
     std::size_t backslashes = 0;

@@ -22,8 +22,8 @@ class InterpreterAsScript final : public rule::Rule {
     const std::string next = cmd.script_args.empty() ? std::string("train.py") : cmd.script_args.front().text;
     ctx.report(l.command_document->path(), cmd.script->region,
                "`" + launcher + "` starts each process as `python <script> ...` itself, so `" + cmd.script->text +
-                   "` is taken as the training script: every process runs `python " + cmd.script->text + " " +
-                   next + "` and Python fails with `can't open file '.../" + std::string(launch::basename(cmd.script->text)) +
+                   "` is taken as the training script: every process runs `python " + cmd.script->text + " " + next +
+                   "` and Python fails with `can't open file '.../" + std::string(launch::basename(cmd.script->text)) +
                    "'`. Remove `" + cmd.script->text + "` (write `" + launcher + " ... " + next +
                    "`), or pass `--no_python` if the command is meant to be run as is.");
   }

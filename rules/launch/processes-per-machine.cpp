@@ -38,8 +38,8 @@ class ProcessesPerMachine final : public rule::Rule {
                    " machines: accelerate starts num_processes // num_machines = " + std::to_string(per) +
                    (per == 1 ? " process" : " processes") + " on each (" + what +
                    "). Set `num_processes` to (processes per machine) x `num_machines`, e.g. " +
-                   std::to_string((per == 0 ? 1 : per) * machines) + " or " +
-                   std::to_string((per + 1) * machines) + ".",
+                   std::to_string((per == 0 ? 1 : per) * machines) + " or " + std::to_string((per + 1) * machines) +
+                   ".",
                related_to(nm->decided_by, "num_machines is set here"));
   }
 };

@@ -32,14 +32,15 @@ class FsdpClipByNormUnsupported final : public rule::Rule {
       if (!positive) continue;
       const model::PyArg* algo = c.keyword("gradient_clip_algorithm");
       if (algo != nullptr && (algo->value.kind != model::ValueKind::String || algo->value.text != "norm")) continue;
-      ctx.report(doc.path(), clip->region,
-                 "`gradient_clip_val=" + cv.text + "` clips by norm (" +
-                     std::string(algo != nullptr ? "gradient_clip_algorithm=\"norm\"" : "Lightning's default algorithm") +
-                     "), which the FSDP strategy's precision plugin does not support: the first optimizer step raises "
-                     "MisconfigurationException \"`gradient_clip_algorithm='norm'` is currently not supported for "
-                     "`FSDPPrecision`\". Use `gradient_clip_algorithm=\"value\"`, or clip by norm yourself in "
-                     "`configure_gradient_clipping` with the FSDP module's `clip_grad_norm_`.",
-                 {{doc.path(), strategy->region, "the FSDP strategy is chosen here"}});
+      ctx.report(
+          doc.path(), clip->region,
+          "`gradient_clip_val=" + cv.text + "` clips by norm (" +
+              std::string(algo != nullptr ? "gradient_clip_algorithm=\"norm\"" : "Lightning's default algorithm") +
+              "), which the FSDP strategy's precision plugin does not support: the first optimizer step raises "
+              "MisconfigurationException \"`gradient_clip_algorithm='norm'` is currently not supported for "
+              "`FSDPPrecision`\". Use `gradient_clip_algorithm=\"value\"`, or clip by norm yourself in "
+              "`configure_gradient_clipping` with the FSDP module's `clip_grad_norm_`.",
+          {{doc.path(), strategy->region, "the FSDP strategy is chosen here"}});
     }
   }
 };

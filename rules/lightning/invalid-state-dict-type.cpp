@@ -18,13 +18,17 @@ class InvalidStateDictType final : public rule::Rule {
       const std::string& v = a->value.text;
       if (v == "full" || v == "sharded") continue;
       std::string fix = "\"full\" or \"sharded\"";
-      if (v.find("SHARDED") != std::string::npos || v.find("sharded") != std::string::npos) fix = "\"sharded\"";
-      else if (v.find("FULL") != std::string::npos || v.find("full") != std::string::npos) fix = "\"full\"";
+      if (v.find("SHARDED") != std::string::npos || v.find("sharded") != std::string::npos)
+        fix = "\"sharded\"";
+      else if (v.find("FULL") != std::string::npos || v.find("full") != std::string::npos)
+        fix = "\"full\"";
       ctx.report(doc.path(), a->region,
                  "Lightning's FSDPStrategy takes `state_dict_type` \"full\" or \"sharded\" (its own names, compared "
-                 "exactly), not \"" + v +
+                 "exactly), not \"" +
+                     v +
                      "\": training starts, and the first checkpoint save or load raises ValueError: Unknown "
-                     "state_dict_type: " + v + ". Use " + fix + ".");
+                     "state_dict_type: " +
+                     v + ". Use " + fix + ".");
     }
   }
 };

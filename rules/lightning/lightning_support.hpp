@@ -9,8 +9,7 @@ namespace lint::rules::lightning {
 
 /// A call of Lightning's `FSDPStrategy` (lightning.pytorch / pytorch_lightning).
 inline bool is_fsdp_strategy(const model::PyCall& c) {
-  return c.name == "FSDPStrategy" &&
-         (c.callee.find("lightning") != std::string::npos || c.callee == "FSDPStrategy");
+  return c.name == "FSDPStrategy" && (c.callee.find("lightning") != std::string::npos || c.callee == "FSDPStrategy");
 }
 
 /// A call of Lightning's `Trainer` (not transformers'): `lightning.pytorch.Trainer`, `pytorch_lightning.Trainer`,

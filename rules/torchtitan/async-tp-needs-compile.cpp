@@ -34,7 +34,8 @@ class AsyncTpNeedsCompile final : public rule::Rule {
       return;
     }
     if (*enable && model_compiled) return;
-    const std::string why = !*enable ? "`[compile] enable` is not true" : "`compile.components` does not list \"model\"";
+    const std::string why =
+        !*enable ? "`[compile] enable` is not true" : "`compile.components` does not list \"model\"";
     ctx.report(doc->path(), async->region,
                "Async tensor parallelism needs the model compiled, and " + why +
                    ": with tensor_parallel_degree = " + std::to_string(*tp.value) +

@@ -42,8 +42,8 @@ class GlobalBatchNotDivisible final : public rule::Rule {
     ctx.report(doc->path(), global.node->region,
                "`global_batch_size = " + std::to_string(*global.value) +
                    "` is not a multiple of local_batch_size * data-parallel degree = " + std::to_string(*local.value) +
-                   " * (dp_replicate " + std::to_string(*rep.value) + " * dp_shard " + shard_text + ") = " +
-                   std::to_string(unit) +
+                   " * (dp_replicate " + std::to_string(*rep.value) + " * dp_shard " + shard_text +
+                   ") = " + std::to_string(unit) +
                    ": torchtitan asserts \"global batch size must be multiple of local batch size times data-parallel "
                    "degree\" at start-up, after building the model in every rank. Use a multiple of " +
                    std::to_string(unit) + " (the quotient is the gradient accumulation steps), or -1 for one step.",

@@ -35,8 +35,8 @@ class PipelineBubble final : public rule::Rule {
     if (!pp.value || *pp.value <= 1) return;
     const parse::Node* par = torchtitan::table(*doc, "parallelism");
     // Stage counts that depend on the model's layer count or a CSV schedule are not known here.
-    if (par->find("pipeline_parallel_layers_per_stage") != nullptr || par->find("pipeline_parallel_schedule_csv") != nullptr ||
-        par->find("module_fqns_per_model_part") != nullptr)
+    if (par->find("pipeline_parallel_layers_per_stage") != nullptr ||
+        par->find("pipeline_parallel_schedule_csv") != nullptr || par->find("module_fqns_per_model_part") != nullptr)
       return;
     std::string schedule = "1F1B";
     if (const parse::Node* s = par->find("pipeline_parallel_schedule")) {

@@ -38,8 +38,7 @@ class SeqLenNotDivisible final : public rule::Rule {
     }
     ctx.report(doc->path(), region,
                "`seq_len = " + std::to_string(*seq.value) + "` is not divisible by tp * 2 * cp = " +
-                   std::to_string(*tp.value) + " * 2 * " + std::to_string(*cp.value) + " = " +
-                   std::to_string(divisor) +
+                   std::to_string(*tp.value) + " * 2 * " + std::to_string(*cp.value) + " = " + std::to_string(divisor) +
                    ": the model's parallelize step asserts \"Sequence length ... must be divisible by the product of "
                    "TP degree and 2 * CP degree\" in every rank, after the processes have started. Use a multiple of " +
                    std::to_string(divisor) + ", e.g. " + std::to_string((*seq.value / divisor + 1) * divisor) + ".",

@@ -13,29 +13,51 @@ namespace {
 // The JobConfig dataclasses of torchtitan v0.2.2 (torchtitan/config/job_config.py, `JobConfig` at :999-1024):
 // section -> its fields; a trailing `/` marks a nested section.
 constexpr std::pair<std::string_view, std::string_view> kSchema[] = {
-    {"", "job/ profiling/ metrics/ model/ optimizer/ lr_scheduler/ training/ parallelism/ checkpoint/ activation_checkpoint/ compile/ quantize/ comm/ memory_estimation/ fault_tolerance/ experimental/ validation/ debug/"},
+    {"",
+     "job/ profiling/ metrics/ model/ optimizer/ lr_scheduler/ training/ parallelism/ checkpoint/ "
+     "activation_checkpoint/ compile/ quantize/ comm/ memory_estimation/ fault_tolerance/ experimental/ validation/ "
+     "debug/"},
     {"job", "config_file dump_folder description print_config save_config_file custom_config_module"},
-    {"profiling", "enable_profiling save_traces_folder profile_freq profiler_active profiler_warmup enable_memory_snapshot save_memory_snapshot_folder"},
+    {"profiling",
+     "enable_profiling save_traces_folder profile_freq profiler_active profiler_warmup enable_memory_snapshot "
+     "save_memory_snapshot_folder"},
     {"metrics", "log_freq enable_tensorboard disable_color_printing save_tb_folder save_for_all_ranks enable_wandb"},
     {"model", "name flavor hf_assets_path tokenizer_path converters print_after_conversion"},
     {"optimizer", "name lr beta1 beta2 eps weight_decay implementation early_step_in_backward"},
     {"lr_scheduler", "warmup_steps total_steps decay_ratio decay_type min_lr_factor"},
-    {"training", "dataset dataset_path local_batch_size global_batch_size seq_len max_norm steps enable_cpu_offload dtype mixed_precision_param mixed_precision_reduce gc_freq gc_debug dataloader/"},
+    {"training",
+     "dataset dataset_path local_batch_size global_batch_size seq_len max_norm steps enable_cpu_offload dtype "
+     "mixed_precision_param mixed_precision_reduce gc_freq gc_debug dataloader/"},
     {"training.dataloader", "num_workers persistent_workers pin_memory prefetch_factor"},
-    {"parallelism", "data_parallel_replicate_degree data_parallel_shard_degree fsdp_reshard_after_forward tensor_parallel_degree disable_loss_parallel enable_async_tensor_parallel pipeline_parallel_degree module_fqns_per_model_part pipeline_parallel_first_stage_less_layers pipeline_parallel_last_stage_less_layers pipeline_parallel_layers_per_stage pipeline_parallel_schedule pipeline_parallel_schedule_csv pipeline_parallel_microbatch_size pipeline_parallel_expert_parallel_overlap context_parallel_degree context_parallel_load_balancer context_parallel_rotate_method expert_parallel_degree expert_tensor_parallel_degree expert_parallel_comm_backend"},
-    {"checkpoint", "enable enable_ft_dataloader_checkpoints folder interval initial_load_path initial_load_model_only initial_load_in_hf initial_load_in_hf_quantized last_save_model_only last_save_in_hf export_dtype async_mode keep_latest_k load_step exclude_from_loading enable_first_step_checkpoint create_seed_checkpoint load_only"},
-    {"activation_checkpoint", "mode selective_ac_option per_op_sac_force_recompute_mm_shapes_by_fqns early_stop memory_budget visualize_memory_budget_pareto preserve_rng_state determinism_check debug"},
+    {"parallelism",
+     "data_parallel_replicate_degree data_parallel_shard_degree fsdp_reshard_after_forward tensor_parallel_degree "
+     "disable_loss_parallel enable_async_tensor_parallel pipeline_parallel_degree module_fqns_per_model_part "
+     "pipeline_parallel_first_stage_less_layers pipeline_parallel_last_stage_less_layers "
+     "pipeline_parallel_layers_per_stage pipeline_parallel_schedule pipeline_parallel_schedule_csv "
+     "pipeline_parallel_microbatch_size pipeline_parallel_expert_parallel_overlap context_parallel_degree "
+     "context_parallel_load_balancer context_parallel_rotate_method expert_parallel_degree "
+     "expert_tensor_parallel_degree expert_parallel_comm_backend"},
+    {"checkpoint",
+     "enable enable_ft_dataloader_checkpoints folder interval initial_load_path initial_load_model_only "
+     "initial_load_in_hf initial_load_in_hf_quantized last_save_model_only last_save_in_hf export_dtype async_mode "
+     "keep_latest_k load_step exclude_from_loading enable_first_step_checkpoint create_seed_checkpoint load_only"},
+    {"activation_checkpoint",
+     "mode selective_ac_option per_op_sac_force_recompute_mm_shapes_by_fqns early_stop memory_budget "
+     "visualize_memory_budget_pareto preserve_rng_state determinism_check debug"},
     {"compile", "enable components backend"},
     {"quantize", "linear/ grouped_mm/"},
     {"quantize.linear", "float8/ mx/"},
-    {"quantize.linear.float8", "enable_fsdp_float8_all_gather precompute_float8_dynamic_scale_for_fsdp recipe_name filter_fqns emulate"},
+    {"quantize.linear.float8",
+     "enable_fsdp_float8_all_gather precompute_float8_dynamic_scale_for_fsdp recipe_name filter_fqns emulate"},
     {"quantize.linear.mx", "mxfp8_dim1_cast_kernel_choice recipe_name filter_fqns"},
     {"quantize.grouped_mm", "float8/ mx/"},
     {"quantize.grouped_mm.float8", "fqns"},
     {"quantize.grouped_mm.mx", "recipe_name fqns"},
-    {"comm", "init_timeout_seconds train_timeout_seconds trace_buf_size save_traces_folder save_traces_file_prefix mode"},
+    {"comm",
+     "init_timeout_seconds train_timeout_seconds trace_buf_size save_traces_folder save_traces_file_prefix mode"},
     {"memory_estimation", "enable disable_fake_mode"},
-    {"fault_tolerance", "enable process_group process_group_timeout_ms replica_id group_size min_replica_size semi_sync_method"},
+    {"fault_tolerance",
+     "enable process_group process_group_timeout_ms replica_id group_size min_replica_size semi_sync_method"},
     {"experimental", "custom_import custom_args_module"},
     {"validation", "enable dataset dataset_path local_batch_size seq_len freq steps dataloader/"},
     {"validation.dataloader", "num_workers persistent_workers pin_memory prefetch_factor"},
@@ -101,7 +123,8 @@ class UnknownTorchtitanKey final : public rule::Rule {
     if (job != nullptr && job->is_map() && job->find("custom_config_module") != nullptr) return;
     const parse::Node* exp = root->find("experimental");
     if (exp != nullptr && exp->is_map() && exp->find("custom_args_module") != nullptr) return;
-    if (torchtitan::command_mentions(l, "custom_config_module") || torchtitan::command_mentions(l, "custom-config-module") ||
+    if (torchtitan::command_mentions(l, "custom_config_module") ||
+        torchtitan::command_mentions(l, "custom-config-module") ||
         torchtitan::command_mentions(l, "custom_args_module"))
       return;
     // Linted alone, the TOML may still be launched with `--job.custom_config_module` on the command line: only
@@ -117,9 +140,8 @@ class UnknownTorchtitanKey final : public rule::Rule {
     if (it == schema().end()) return;
     for (const parse::Entry& e : map.entries) {
       const std::string& key = e.key.text;
-      const auto field = std::find_if(it->second.begin(), it->second.end(), [&](const std::string& f) {
-        return f == key || f == key + "/";
-      });
+      const auto field = std::find_if(it->second.begin(), it->second.end(),
+                                      [&](const std::string& f) { return f == key || f == key + "/"; });
       const std::string dotted = section.empty() ? key : section + "." + key;
       if (field != it->second.end()) {
         if (field->ends_with("/") && e.value.is_map()) check(doc, e.value, dotted, strict, ctx);
@@ -147,7 +169,8 @@ class UnknownTorchtitanKey final : public rule::Rule {
       ctx.report(doc.path(), e.key.region,
                  "torchtitan 0.2 has no " + what +
                      ": its config manager rejects unknown names and stops before training with ValueError "
-                     "\"Invalid field names in ... data\"." + hint);
+                     "\"Invalid field names in ... data\"." +
+                     hint);
     }
   }
 };

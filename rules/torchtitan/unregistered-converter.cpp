@@ -10,7 +10,7 @@ namespace {
 
 // Registered in v0.2.2: torchtitan/components/quantization/float8.py:238-239, mx.py:171-172.
 constexpr std::array<std::string_view, 4> kRegistered = {"quantize.linear.float8", "quantize.grouped_mm.float8",
-                                                          "quantize.linear.mx", "quantize.grouped_mm.mx"};
+                                                         "quantize.linear.mx", "quantize.grouped_mm.mx"};
 
 std::string suggestion(std::string_view name) {
   if (name == "float8") return " Use \"quantize.linear.float8\" (the v0.2 name of the float8 linear converter).";
@@ -36,10 +36,12 @@ class UnregisteredConverter final : public rule::Rule {
     for (const parse::Node& c : conv->items) {
       if (c.kind != parse::NodeKind::String) continue;
       if (std::find(kRegistered.begin(), kRegistered.end(), c.text) != kRegistered.end()) continue;
-      ctx.report(doc->path(), c.region,
-                 "\"" + c.text + "\" is not a registered model converter in torchtitan 0.2: it looks converters up "
-                 "by name in its registry (torchtitan/protocols/model_converter.py:61-63) and fails with KeyError: '" +
-                     c.text + "' when building the model." + suggestion(c.text));
+      ctx.report(
+          doc->path(), c.region,
+          "\"" + c.text +
+              "\" is not a registered model converter in torchtitan 0.2: it looks converters up "
+              "by name in its registry (torchtitan/protocols/model_converter.py:61-63) and fails with KeyError: '" +
+              c.text + "' when building the model." + suggestion(c.text));
     }
   }
 };
