@@ -125,6 +125,16 @@ std::optional<int> fsdp_version(const Value* v) {
   return std::nullopt;
 }
 
+bool looks_like_args_config(const parse::Node& m) {
+  static constexpr std::array<std::string_view, 12> kKeys = {
+      "learning_rate", "per_device_train_batch_size", "output_dir", "num_train_epochs", "lr_scheduler_type",
+      "warmup_ratio", "logging_steps", "save_strategy", "gradient_checkpointing", "max_steps", "weight_decay",
+      "per_device_eval_batch_size"};
+  std::size_t n = 0;
+  for (std::string_view k : kKeys) n += m.find(k) != nullptr ? 1 : 0;
+  return n >= 2;
+}
+
 bool looks_like_fsdp_config(const parse::Node& m) {
   if (m.entries.empty()) return false;
   std::size_t known = 0;

@@ -74,4 +74,8 @@ inline constexpr int kDefaultFsdpVersion = 2;
 /// accelerate-style keys it ignores (HF001 reports those), with a `fsdp_` prefix or at least two of them.
 bool looks_like_fsdp_config(const parse::Node& root);
 
+/// True when a YAML mapping holds TrainingArguments fields at the top level (a TRL / alignment-handbook style
+/// recipe read by HfArgumentParser.parse_yaml_file or TRL's `--config`).
+bool looks_like_args_config(const parse::Node& root);
+
 }  // namespace lint::model::trainer
