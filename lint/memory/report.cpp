@@ -25,15 +25,18 @@ std::optional<std::string> comparison(const TrainingShape& s) {
   return std::nullopt;
 }
 
-void json_string(std::ostream& out, const std::string& s) { out << '"' << report::json_escape(s) << '"'; }
+void json_string(std::ostream& out, const std::string& s) {
+  out << '"' << report::json_escape(s) << '"';
+}
 
 void json_estimate(std::ostream& out, const Estimate& e) {
   out << "{\"available\": true, \"label\": ";
   json_string(out, e.label);
-  out << ", \"peak_bytes\": " << static_cast<long long>(e.peak) << ", \"peak_bytes_low\": "
-      << static_cast<long long>(e.peak_low) << ", \"peak_bytes_high\": " << static_cast<long long>(e.peak_high)
-      << ", \"reserved_bytes\": " << static_cast<long long>(e.reserved) << ", \"steady_bytes\": "
-      << static_cast<long long>(e.steady) << ", \"peak_phase\": ";
+  out << ", \"peak_bytes\": " << static_cast<long long>(e.peak)
+      << ", \"peak_bytes_low\": " << static_cast<long long>(e.peak_low)
+      << ", \"peak_bytes_high\": " << static_cast<long long>(e.peak_high)
+      << ", \"reserved_bytes\": " << static_cast<long long>(e.reserved)
+      << ", \"steady_bytes\": " << static_cast<long long>(e.steady) << ", \"peak_phase\": ";
   json_string(out, e.peak_phase);
   out << ", \"params\": " << e.params << ", \"trainable_params\": " << e.trainable << ", \"breakdown\": [";
   for (std::size_t i = 0; i < e.breakdown.size(); ++i) {
@@ -103,8 +106,10 @@ void write_memory_json(std::ostream& out, const std::vector<const model::Launch*
     out << (i ? ",\n " : "\n ") << "{\"name\": ";
     json_string(out, l.name);
     out << ", \"model\": ";
-    if (s.model_id.known()) json_string(out, *s.model_id.value);
-    else out << "null";
+    if (s.model_id.known())
+      json_string(out, *s.model_id.value);
+    else
+      out << "null";
     out << ", \"memory\": ";
     const Estimate e = estimate_launch(s);
     if (!e.available) {

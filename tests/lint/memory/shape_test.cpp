@@ -1,10 +1,10 @@
-#include <catch2/catch.hpp>
+#include "lint/memory/shape.hpp"
 
+#include <catch2/catch.hpp>
 #include <string>
 
 #include "lint/driver/driver.hpp"
 #include "lint/memory/estimate.hpp"
-#include "lint/memory/shape.hpp"
 #include "rules/registry.hpp"
 
 using lint::memory::Optimizer;
