@@ -13,7 +13,7 @@ namespace {
 const std::map<std::string, std::string> kBands = {{"input", "LL"},          {"yaml", "YML"},   {"accelerate", "ACC"},
                                                    {"fsdp", "FSDP"},         {"hf", "HF"},      {"deepspeed", "DS"},
                                                    {"torchtitan", "TT"},     {"lightning", "PL"}, {"memory", "MEM"},
-                                                   {"model", "MDL"}};
+                                                   {"quantization", "QNT"}, {"model", "MDL"}};
 }
 
 TEST_CASE("registry, sources, docs and fixtures are consistent", "[registry]") {

@@ -33,7 +33,7 @@ DocKind classify_config(const parse::ConfigDocument& doc, parse::Format format) 
 }
 
 bool python_may_matter(std::string_view text) {
-  static constexpr std::array<std::string_view, 14> kNeedles = {"FullyShardedDataParallel",
+  static constexpr std::array<std::string_view, 17> kNeedles = {"FullyShardedDataParallel",
                                                                 "fully_shard",
                                                                 "TrainingArguments",
                                                                 "Accelerator",
@@ -46,7 +46,10 @@ bool python_may_matter(std::string_view text) {
                                                                 "Trainer(",
                                                                 "checkpoint_wrapper",
                                                                 "prepare_model_for_kbit_training",
-                                                                "HfArgumentParser"};
+                                                                "HfArgumentParser",
+                                                                "load_in_",
+                                                                "device_map",
+                                                                "unsloth"};
   for (std::string_view n : kNeedles) {
     if (text.find(n) != std::string_view::npos) return true;
   }
