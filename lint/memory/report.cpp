@@ -77,6 +77,15 @@ void write_memory_text(std::ostream& out, const std::vector<const model::Launch*
     else
       std::snprintf(counts, sizeof counts, "all %.2fB parameters trained", static_cast<double>(e.params) / 1e9);
     out << "  " << e.label << " (" << (s.geometry ? s.geometry->id : std::string{}) << ", " << counts << ")\n";
+    if (s.geometry) {
+      char units[160];
+      std::snprintf(units, sizeof units,
+                    "  wrap units: %lld decoder layers of up to %.1fM parameters, root %.1fM (embeddings, head)\n",
+                    static_cast<long long>(s.geometry->arch == Arch::T5 ? 2 * s.geometry->layers : s.geometry->layers),
+                    static_cast<double>(s.geometry->max_layer_params()) / 1e6,
+                    static_cast<double>(s.geometry->root_params()) / 1e6);
+      out << units;
+    }
     out << "  peak allocated  " << gib(e.peak);
     if (e.peak_high > e.peak_low * 1.001) out << "  (range " << gib(e.peak_low) << " to " << gib(e.peak_high) << ")";
     out << ", at " << e.peak_phase << "\n";
@@ -110,6 +119,18 @@ void write_memory_json(std::ostream& out, const std::vector<const model::Launch*
       json_string(out, *s.model_id.value);
     else
       out << "null";
+    if (s.geometry) {
+      const Geometry& g = *s.geometry;
+      out << ", \"geometry\": {\"source\": ";
+      json_string(out, g.source);
+      out << ", \"decoder_layer_class\": ";
+      json_string(out, g.decoder_layer_class);
+      out << ", \"hidden\": " << g.hidden << ", \"layers\": " << g.layers << ", \"heads\": " << g.heads
+          << ", \"kv_heads\": " << g.kv_heads << ", \"intermediate\": " << g.intermediate << ", \"vocab\": " << g.vocab
+          << ", \"tied_embeddings\": " << (g.tied ? "true" : "false") << ", \"experts\": " << g.experts
+          << ", \"params\": " << g.total_params() << ", \"decoder_layer_params\": " << g.max_layer_params()
+          << ", \"root_params\": " << g.root_params() << "}";
+    }
     out << ", \"memory\": ";
     const Estimate e = estimate_launch(s);
     if (!e.available) {
