@@ -3,10 +3,12 @@
 # and the bundled 7B LoRA example within 10% of its measured SHARD_GRAD_OP / FULL_SHARD peaks.
 set -euo pipefail
 bin=$1
-json=$("$bin" explain --memory --format json examples fixtures)
-python3 - "$json" <<'PY'
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+"$bin" explain --memory --format json examples fixtures >"$tmp"
+python3 - "$tmp" <<'PY'
 import json, sys
-launches = json.loads(sys.argv[1])
+launches = json.load(open(sys.argv[1]))
 assert launches, "no launch"
 keys = {"available", "label", "peak_bytes", "peak_bytes_low", "peak_bytes_high", "reserved_bytes", "steady_bytes",
         "peak_phase", "params", "trainable_params", "breakdown", "assumptions", "unknowns"}
