@@ -405,6 +405,7 @@ Estimate estimate_launch(const TrainingShape& s, std::optional<std::string> over
   }
   if (in->offload_params || in->offload_optimizer) label += " + CPU offload";
   label += ", " + std::to_string(in->world_size) + " GPU" + (in->world_size == 1 ? "" : "s");
+  if (!s.world_size.known()) label += " (assumed)";
   e.label = label;
   return e;
 }
