@@ -12,6 +12,7 @@
 
 #include "lint/config/project_config.hpp"
 #include "lint/driver/driver.hpp"
+#include "lint/fix/cli.hpp"
 #include "lint/report/explain.hpp"
 #include "lint/report/reporter.hpp"
 #include "rules/registry.hpp"
@@ -55,6 +56,7 @@ Options:
   --version             print the version
   -h, --help            print this help
 
+%FIX_HELP%
 Exit status: 0 no findings at or above the --fail-on level, 1 findings, 2 usage or configuration error.
 )";
 
@@ -174,6 +176,7 @@ int main(int argc, char** argv) {
   Cli cli;
   std::vector<std::string> args(argv + 1, argv + argc);
   bool reading_stdin = false;
+  lint::fix::CliFlags fix_flags;
   std::size_t i = 0;
   if (!args.empty() && (args[0] == "explain" || args[0] == "rule" || args[0] == "check")) {
     cli.command = args[0];
@@ -196,8 +199,13 @@ int main(int argc, char** argv) {
       if (has_inline) return inline_value;
       return need();
     };
+    // ---- fixes: --fix, --unsafe-fixes, --diff, --show-fixes (lint/fix/cli.hpp) ----
+    if (lint::fix::parse_cli_flag(a, fix_flags)) continue;
+    // ---- end fixes ----
     if (a == "-h" || a == "--help") {
-      std::cout << kHelp;
+      std::string help = kHelp;
+      help.replace(help.find("%FIX_HELP%\n"), 11, std::string(lint::fix::cli_help()) + "\n");
+      std::cout << help;
       return kExitClean;
     }
     if (a == "--version") {
@@ -356,7 +364,16 @@ int main(int argc, char** argv) {
     opts.paths = cli.paths;
   }
 
-  lint::driver::RunResult result = lint::driver::run(table, opts);
+  // ---- fixes: with --fix the findings reported are those left after fixing; --diff prints and stops ----
+  lint::driver::RunResult result;
+  std::vector<std::string> fixes_applied;
+  if (fix_flags.rewrites() && cli.command != "explain") {
+    int rc = kExitClean;
+    if (!lint::fix::run(table, opts, fix_flags, result, fixes_applied, std::cout, std::cerr, rc)) return rc;
+  } else {
+    result = lint::driver::run(table, opts);
+  }
+  // ---- end fixes ----
 
   if (cli.command == "explain") {
     std::vector<const lint::model::Launch*> launches;
@@ -413,6 +430,13 @@ int main(int argc, char** argv) {
     }
   }
 
+  // ---- fixes: --show-fixes lists them after a text report (on stderr when stdout carries a machine format) ----
+  if (fix_flags.show_fixes) {
+    const bool text_out = cli.outputs.front().path.empty() && (cli.outputs.front().format == lint::report::Format::Text ||
+                                                               cli.outputs.front().format == lint::report::Format::Concise);
+    lint::fix::write_fix_list(text_out ? std::cout : std::cerr, result.diagnostics, fix_flags, fixes_applied);
+  }
+  // ---- end fixes ----
   if (cli.exit_zero || fail_on == "never") return kExitClean;
   const Severity threshold = fail_on == "error" ? Severity::Error : fail_on == "info" ? Severity::Info : Severity::Warning;
   for (const auto& d : result.diagnostics) {

@@ -184,7 +184,17 @@ std::unique_ptr<model::Document> load_document(std::string path, std::string tex
 
 namespace {
 
-std::unique_ptr<model::Document> read_document(const std::string& path, bool explicitly_named) {
+/// The overlay text for `path`, if any (compared as normalised relative paths).
+const std::string* overlay_text(const std::map<std::string, std::string>& overlay, const std::string& path) {
+  if (overlay.empty()) return nullptr;
+  auto it = overlay.find(path);
+  if (it == overlay.end()) it = overlay.find(fs::path(path).lexically_normal().generic_string());
+  return it == overlay.end() ? nullptr : &it->second;
+}
+
+std::unique_ptr<model::Document> read_document(const std::string& path, bool explicitly_named,
+                                               const std::map<std::string, std::string>& overlay) {
+  if (const std::string* text = overlay_text(overlay, path)) return load_document(path, *text, explicitly_named);
   std::error_code ec;
   const fs::path p(path);
   auto fail = [&](std::string why) {
@@ -224,7 +234,7 @@ RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
   std::set<std::string> explicit_set(explicit_files.begin(), explicit_files.end());
   result.documents.resize(files.size());
   parallel_for(files.size(), jobs, [&](std::size_t i) {
-    result.documents[i] = read_document(files[i], explicit_set.count(files[i]) != 0);
+    result.documents[i] = read_document(files[i], explicit_set.count(files[i]) != 0, options.overlay);
   });
   if (options.read_stdin) {
     result.documents.push_back(load_document(options.stdin_filename, options.stdin_text, true));
@@ -241,8 +251,8 @@ RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
     }
     for (const std::string& c : candidates) {
       std::error_code ec;
-      if (!fs::is_regular_file(c, ec)) continue;
-      result.documents.push_back(read_document(c, true));
+      if (!fs::is_regular_file(c, ec) && overlay_text(options.overlay, c) == nullptr) continue;
+      result.documents.push_back(read_document(c, true, options.overlay));
       model::Document* d = result.documents.back().get();
       by_path[c] = d;
       result.sources[d->path()] = d->source;

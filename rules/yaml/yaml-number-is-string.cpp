@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "rules/fix_support.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
@@ -161,25 +162,35 @@ class YamlNumberIsString final : public rule::Rule {
       const std::string loads = "PyYAML loads unquoted `" + node.text + "` as the string '" + node.text +
                                 "', not a number: " + why_string(*shape) + ".";
       const std::optional<std::string> integer = as_integer(*shape);
+      // The fix rewrites the scalar in place (an alias's anchor is fixed where it is written): the integer when
+      // the number is one (`1e8` -> `100000000`), else the float spelling PyYAML reads (`2e-5` -> `2.0e-5`).
+      rule::Fix fix;
+      if (!via_alias) {
+        // A number written with a dot (`1.0e8`) stays a float; min_num_params must be an integer.
+        if (integer && (!shape->has_dot || &node == min_params))
+          fix = fixes::set_value(doc, node.region, node.text, *integer, rule::FixSafety::Safe);
+        else if (&node != min_params)
+          fix = fixes::set_value(doc, node.region, node.text, as_float(*shape), rule::FixSafety::Safe);
+      }
       if (&node == min_params) {
-        const std::string fix = integer ? " Write the integer `" + *integer + "`" : " Write an integer";
+        const std::string how = integer ? " Write the integer `" + *integer + "`" : " Write an integer";
         if (size_based) {
-          ctx.report(doc.path(), site,
+          ctx.report_fix(doc.path(), site,
                      loads + " With SIZE_BASED_WRAP, accelerate's FSDP plugin calls int('" + node.text +
-                         "'), which raises ValueError in every rank." + fix + " (a float such as `" + as_float(*shape) +
+                         "'), which raises ValueError in every rank." + how + " (a float such as `" + as_float(*shape) +
                          "` fails in int() too).",
-                     {}, rule::Severity::Error);
+                     std::move(fix), {}, rule::Severity::Error);
         } else {
-          ctx.report(
+          ctx.report_fix(
               doc.path(), site,
-              loads + " accelerate reads `min_num_params` only with SIZE_BASED_WRAP, and then with int()." + fix + ".",
-              {}, rule::Severity::Warning);
+              loads + " accelerate reads `min_num_params` only with SIZE_BASED_WRAP, and then with int()." + how + ".",
+              std::move(fix), {}, rule::Severity::Warning);
         }
         return;
       }
-      std::string fix = " Write `" + as_float(*shape) + "`";
-      if (integer) fix += ", or the integer `" + *integer + "`";
-      ctx.report(doc.path(), site, loads + fix + ".", {}, rule::Severity::Warning);
+      std::string how = " Write `" + as_float(*shape) + "`";
+      if (integer) how += ", or the integer `" + *integer + "`";
+      ctx.report_fix(doc.path(), site, loads + how + ".", std::move(fix), {}, rule::Severity::Warning);
     });
   }
 };
