@@ -13,6 +13,7 @@
 #include "lint/config/project_config.hpp"
 #include "lint/driver/driver.hpp"
 #include "lint/fix/cli.hpp"
+#include "lint/server/server.hpp"
 #include "lint/report/explain.hpp"
 #include "lint/report/reporter.hpp"
 #include "rules/registry.hpp"
@@ -32,6 +33,7 @@ Usage:
   launchlint [OPTIONS] [PATHS...]        lint files and directories (default: .)
   launchlint explain [OPTIONS] PATHS...  print the effective configuration of each launch
   launchlint rule CODE                   print a rule's documentation
+  launchlint server [--config FILE]      run the language server (LSP over standard input/output)
   launchlint rule --all [--format json]  print every rule
   launchlint - --stdin-filename PATH     lint standard input as PATH
 
@@ -177,6 +179,10 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   bool reading_stdin = false;
   lint::fix::CliFlags fix_flags;
+  // ---- language server: `launchlint server` (lint/server/server.hpp) ----
+  if (!args.empty() && args[0] == "server")
+    return lint::server::run_command(table, std::vector<std::string>(args.begin() + 1, args.end()));
+  // ---- end language server ----
   std::size_t i = 0;
   if (!args.empty() && (args[0] == "explain" || args[0] == "rule" || args[0] == "check")) {
     cli.command = args[0];
