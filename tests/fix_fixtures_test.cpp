@@ -1,12 +1,12 @@
 // Every bad fixture with a fix: `--fix --unsafe-fixes` (on a copy) leaves a file on which the fixed findings are
 // gone, the others remain, and every line no fix edits is byte-identical and in place.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <set>
-
-#include <unistd.h>
 
 #include "lint/fix/fix.hpp"
 #include "tests/support/fixture_support.hpp"

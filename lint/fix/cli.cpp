@@ -5,11 +5,16 @@
 namespace lint::fix {
 
 bool parse_cli_flag(std::string_view arg, CliFlags& flags) {
-  if (arg == "--fix") flags.fix = true;
-  else if (arg == "--unsafe-fixes") flags.unsafe = true;
-  else if (arg == "--diff") flags.diff = true;
-  else if (arg == "--show-fixes") flags.show_fixes = true;
-  else return false;
+  if (arg == "--fix")
+    flags.fix = true;
+  else if (arg == "--unsafe-fixes")
+    flags.unsafe = true;
+  else if (arg == "--diff")
+    flags.diff = true;
+  else if (arg == "--show-fixes")
+    flags.show_fixes = true;
+  else
+    return false;
   return true;
 }
 
@@ -36,11 +41,10 @@ bool run(const rule::RuleTable& rules, const driver::RunOptions& options, const 
   }
   if (flags.diff) {
     for (const FileChange& c : outcome.changes) out << unified_diff(c.path, c.before, c.after);
-    err << "launchlint: " << (outcome.changes.empty() ? "no fixes available" : "would fix " +
-                                                                                std::to_string(outcome.fixes_applied) +
-                                                                                " problem(s) in " +
-                                                                                std::to_string(outcome.changes.size()) +
-                                                                                " file(s)")
+    err << "launchlint: "
+        << (outcome.changes.empty() ? "no fixes available"
+                                    : "would fix " + std::to_string(outcome.fixes_applied) + " problem(s) in " +
+                                          std::to_string(outcome.changes.size()) + " file(s)")
         << "\n";
     exit_code = outcome.changes.empty() ? 0 : 1;
     return false;
@@ -56,8 +60,7 @@ bool run(const rule::RuleTable& rules, const driver::RunOptions& options, const 
     }
   }
   if (exit_code == 2) return false;
-  if (written > 0)
-    err << "launchlint: fixed " << outcome.fixes_applied << " problem(s) in " << written << " file(s)\n";
+  if (written > 0) err << "launchlint: fixed " << outcome.fixes_applied << " problem(s) in " << written << " file(s)\n";
   result = std::move(outcome.after);
   return true;
 }
@@ -79,7 +82,9 @@ void write_fix_list(std::ostream& out, const std::vector<rule::Diagnostic>& diag
             ": " + d.code + " " + d.fix->description + (unsafe ? " [unsafe]" : "") + "\n";
   }
   if (list.empty()) return;
-  out << "\nFixes available (" << available << " with --fix" << (flags.unsafe ? "" : ", " + std::to_string(unsafe_only) + " more with --unsafe-fixes") << "):\n" << list;
+  out << "\nFixes available (" << available << " with --fix"
+      << (flags.unsafe ? "" : ", " + std::to_string(unsafe_only) + " more with --unsafe-fixes") << "):\n"
+      << list;
 }
 
 }  // namespace lint::fix

@@ -12,10 +12,10 @@
 namespace lint::fix {
 
 struct CliFlags {
-  bool fix = false;           ///< --fix: apply safe fixes (and unsafe ones with --unsafe-fixes), write the files
-  bool unsafe = false;        ///< --unsafe-fixes: unsafe fixes too
-  bool diff = false;          ///< --diff: print what --fix would change as a unified diff; write nothing
-  bool show_fixes = false;    ///< --show-fixes: list the fixes applied (or available) after the findings
+  bool fix = false;         ///< --fix: apply safe fixes (and unsafe ones with --unsafe-fixes), write the files
+  bool unsafe = false;      ///< --unsafe-fixes: unsafe fixes too
+  bool diff = false;        ///< --diff: print what --fix would change as a unified diff; write nothing
+  bool show_fixes = false;  ///< --show-fixes: list the fixes applied (or available) after the findings
 
   [[nodiscard]] bool rewrites() const { return fix || diff; }
 };

@@ -94,8 +94,10 @@ std::string unified_diff(const std::string& path, std::string_view before, std::
     std::size_t end = s;
     std::size_t last_change = s;
     while (end < steps.size()) {
-      if (steps[end].op != Op::Keep) last_change = end;
-      else if (end - last_change > 2 * kContext) break;
+      if (steps[end].op != Op::Keep)
+        last_change = end;
+      else if (end - last_change > 2 * kContext)
+        break;
       ++end;
     }
     end = std::min(steps.size(), last_change + 1 + kContext);

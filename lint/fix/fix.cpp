@@ -51,9 +51,8 @@ std::vector<FileChange> choose(const std::vector<rule::Diagnostic>& diagnostics,
     Pending& p = by_file[path];
     // Edits that overlap or touch a chosen one wait for the next pass (their offsets would be stale).
     const auto clashes = [&](const rule::Edit& e) {
-      return std::any_of(p.edits.begin(), p.edits.end(), [&](const rule::Edit& o) {
-        return e.begin <= o.end && o.begin <= e.end;
-      });
+      return std::any_of(p.edits.begin(), p.edits.end(),
+                         [&](const rule::Edit& o) { return e.begin <= o.end && o.begin <= e.end; });
     };
     if (std::any_of(fix.edits.begin(), fix.edits.end(), clashes)) continue;
     std::vector<rule::Edit> mine = fix.edits;

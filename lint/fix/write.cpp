@@ -61,8 +61,8 @@ bool write_change(const FileChange& change, std::string& error) {
     error = change.path + ": cannot create a temporary file: " + std::strerror(errno);
     return false;
   }
-  const bool ok = write_all(fd, bom) && write_all(fd, change.after) && ::fchmod(fd, st.st_mode & 07777) == 0 &&
-                  ::fsync(fd) == 0;
+  const bool ok =
+      write_all(fd, bom) && write_all(fd, change.after) && ::fchmod(fd, st.st_mode & 07777) == 0 && ::fsync(fd) == 0;
   const int saved = errno;
   ::close(fd);
   if (!ok || ::rename(tmpl.c_str(), change.path.c_str()) != 0) {

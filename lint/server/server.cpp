@@ -50,7 +50,9 @@ class Queue {
   std::deque<std::optional<std::string>> items_;
 };
 
-json response(const json& id, json result) { return json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}}; }
+json response(const json& id, json result) {
+  return json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};
+}
 
 json error_response(const json& id, int code, const std::string& message) {
   return json{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}};
@@ -95,6 +97,9 @@ void write_message(std::ostream& out, const std::string& body) {
 }
 
 int serve(const rule::RuleTable& rules, std::istream& in, std::ostream& out, const ServerOptions& options) {
+  // The reader thread must not flush `out` before each read (std::cin is tied to std::cout): the main thread
+  // writes it, and a stream is not safe to use from two threads.
+  in.tie(nullptr);
   // Shared with the reader thread, which may outlive this function while blocked on input.
   auto shared_queue = std::make_shared<Queue>();
   Queue& queue = *shared_queue;
@@ -115,7 +120,14 @@ int serve(const rule::RuleTable& rules, std::istream& in, std::ostream& out, con
   const auto lint_now = [&] {
     if (!ws) return;
     std::string config_error;
-    for (const json& n : ws->lint(config_error)) send(n);
+    try {
+      for (const json& n : ws->lint(config_error)) send(n);
+    } catch (const std::exception& e) {
+      // A failure of one run (a file system race, say) is logged; the next change lints again.
+      send(json{{"jsonrpc", "2.0"},
+                {"method", "window/logMessage"},
+                {"params", {{"type", 1}, {"message", std::string("launchlint: lint failed: ") + e.what()}}}});
+    }
     if (!config_error.empty())
       send(json{{"jsonrpc", "2.0"},
                 {"method", "window/showMessage"},
@@ -161,9 +173,9 @@ int serve(const rule::RuleTable& rules, std::istream& in, std::ostream& out, con
           root = params["rootPath"].get<std::string>();
         ws = std::make_unique<Workspace>(rules, root, options.config, options.isolated);
         Encoding enc = Encoding::Utf16;
-        const json encodings = params.contains("capabilities") ? params["capabilities"].value(
-                                                                     "/general/positionEncodings"_json_pointer, json())
-                                                               : json();
+        const json encodings = params.contains("capabilities")
+                                   ? params["capabilities"].value("/general/positionEncodings"_json_pointer, json())
+                                   : json();
         if (encodings.is_array()) {
           for (const json& e : encodings) {
             if (e == "utf-8") enc = Encoding::Utf8;
@@ -177,8 +189,8 @@ int serve(const rule::RuleTable& rules, std::istream& in, std::ostream& out, con
             {"definitionProvider", true},
             {"codeActionProvider", {{"codeActionKinds", {"quickfix", "source.fixAll.launchlint"}}}},
         };
-        send(response(id, {{"capabilities", caps},
-                           {"serverInfo", {{"name", "launchlint"}, {"version", LAUNCHLINT_VERSION}}}}));
+        send(response(
+            id, {{"capabilities", caps}, {"serverInfo", {{"name", "launchlint"}, {"version", LAUNCHLINT_VERSION}}}}));
         continue;
       }
       if (!ws) {
@@ -208,17 +220,21 @@ int serve(const rule::RuleTable& rules, std::istream& in, std::ostream& out, con
       } else if (method == "textDocument/hover" || method == "textDocument/definition" ||
                  method == "textDocument/codeAction") {
         if (ws->dirty()) lint_now();  // answer on the text as it is now
-        if (method == "textDocument/hover") send(response(id, ws->hover(uri, params["position"])));
-        else if (method == "textDocument/definition") send(response(id, ws->definition(uri, params["position"])));
+        if (method == "textDocument/hover")
+          send(response(id, ws->hover(uri, params["position"])));
+        else if (method == "textDocument/definition")
+          send(response(id, ws->definition(uri, params["position"])));
         else
-          send(response(id, ws->code_actions(uri, params["range"],
-                                             params.contains("context") ? params["context"].value("only", json())
-                                                                        : json())));
+          send(response(
+              id, ws->code_actions(uri, params["range"],
+                                   params.contains("context") ? params["context"].value("only", json()) : json())));
       } else if (is_request) {
         send(error_response(id, kMethodNotFound, "unsupported method " + method));
       }
     } catch (const std::exception& e) {
       if (is_request) send(error_response(id, kInvalidRequest, std::string("bad request: ") + e.what()));
+    } catch (...) {
+      if (is_request) send(error_response(id, kInvalidRequest, "bad request"));
     }
   }
   // The reader may be blocked on input that never ends; the process is about to exit.

@@ -41,9 +41,13 @@ int hex(char c) {
   return -1;
 }
 
-std::string value_text(const model::Value& v) { return v.known() ? v.display() : std::string("<unknown>"); }
+std::string value_text(const model::Value& v) {
+  return v.known() ? v.display() : std::string("<unknown>");
+}
 
-bool is_code_char(char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+bool is_code_char(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
 
 }  // namespace
 
@@ -133,7 +137,9 @@ void Workspace::open(const std::string& uri, std::string text) {
   dirty_ = true;
 }
 
-void Workspace::change(const std::string& uri, std::string text) { open(uri, std::move(text)); }
+void Workspace::change(const std::string& uri, std::string text) {
+  open(uri, std::move(text));
+}
 
 void Workspace::close(const std::string& uri) {
   buffers_.erase(relative(uri));
@@ -214,7 +220,7 @@ std::vector<json> Workspace::lint(std::string& config_error) {
 }
 
 std::vector<std::pair<const model::Launch*, const model::Setting*>> Workspace::settings_at(const std::string& path,
-                                                                                         std::size_t at) const {
+                                                                                           std::size_t at) const {
   // The setting under the cursor: the value it is on (the smallest region holding it), or, on a key or keyword
   // before its value, the nearest value to the right on that line, when it lies within that smallest region (a
   // keyword argument inside a call that also sets other keys).
@@ -226,8 +232,10 @@ std::vector<std::pair<const model::Launch*, const model::Setting*>> Workspace::s
   for (const model::Launch& l : last_->launches) {
     for (const model::Setting& s : l.settings()) {
       if (s.origin == model::Origin::Default || fs::path(s.path).lexically_normal().generic_string() != path) continue;
-      if (at >= s.region.begin_byte && at <= s.region.end_byte) inside.emplace_back(&l, &s);
-      else if (s.region.begin.line == line && at < s.region.begin_byte) right.emplace_back(&l, &s);
+      if (at >= s.region.begin_byte && at <= s.region.end_byte)
+        inside.emplace_back(&l, &s);
+      else if (s.region.begin.line == line && at < s.region.begin_byte)
+        right.emplace_back(&l, &s);
     }
   }
   const auto size = [](const model::Setting* s) { return s->region.end_byte - s->region.begin_byte; };
@@ -239,9 +247,9 @@ std::vector<std::pair<const model::Launch*, const model::Setting*>> Workspace::s
   for (const auto& [l, s] : right) {
     if (nearest == nullptr || s->region.begin_byte < nearest->region.begin_byte) nearest = s;
   }
-  const bool use_right = nearest != nullptr && (smallest == nullptr ||
-                                                (nearest->region.begin_byte >= smallest->region.begin_byte &&
-                                                 nearest->region.end_byte <= smallest->region.end_byte));
+  const bool use_right =
+      nearest != nullptr && (smallest == nullptr || (nearest->region.begin_byte >= smallest->region.begin_byte &&
+                                                     nearest->region.end_byte <= smallest->region.end_byte));
   const model::Setting* pick = use_right ? nearest : smallest;
   std::vector<std::pair<const model::Launch*, const model::Setting*>> out;
   if (pick == nullptr) return out;

@@ -4,11 +4,10 @@
 
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "lint/driver/driver.hpp"
 
@@ -59,8 +58,8 @@ class Workspace {
   json location(const std::string& path, const source::Region& region) const;
   json diagnostic_json(const rule::Diagnostic& d) const;
   json action_for(const rule::Diagnostic& d) const;
-  [[nodiscard]] std::vector<std::pair<const model::Launch*, const model::Setting*>> settings_at(
-      const std::string& path, std::size_t at) const;
+  [[nodiscard]] std::vector<std::pair<const model::Launch*, const model::Setting*>> settings_at(const std::string& path,
+                                                                                                std::size_t at) const;
 
   const rule::RuleTable& rules_;
   std::string root_;  ///< absolute, no trailing slash

@@ -39,7 +39,10 @@ class Session {
   constructor(root) {
     this.root = root;
     this.proc = spawn(binary, ['server', '--debounce-ms', '50'], { stdio: ['pipe', 'pipe', 'inherit'] });
-    this.exited = new Promise((resolve) => this.proc.on('exit', (code) => resolve(code)));
+    this.exited = new Promise((resolve) => this.proc.on('exit', (code, signal) => {
+      if (process.env.LSP_DEBUG) console.log(`server exited: code ${code} signal ${signal}`);
+      resolve(code);
+    }));
     this.conn = rpc.createProtocolConnection(new rpc.StreamMessageReader(this.proc.stdout),
       new rpc.StreamMessageWriter(this.proc.stdin));
     this.diagnostics = new Map();  // uri -> latest diagnostics
@@ -53,9 +56,10 @@ class Session {
   }
 
   async start() {
-    const result = await this.conn.sendRequest(rpc.InitializeRequest.type, {
+    if (process.env.LSP_DEBUG) console.log('start: initialize');
+    const result = await within(this.conn.sendRequest(rpc.InitializeRequest.type, {
       processId: process.pid, rootUri: uriOf(this.root), capabilities: {}, workspaceFolders: null,
-    });
+    }), 'initialize');
     assert.equal(result.serverInfo.name, 'launchlint');
     assert.equal(result.capabilities.hoverProvider, true);
     await this.conn.sendNotification(rpc.InitializedNotification.type, {});
@@ -96,19 +100,31 @@ class Session {
   }
 
   hover(file, position) {
-    return this.conn.sendRequest(rpc.HoverRequest.type, { textDocument: { uri: uriOf(file) }, position });
+    return within(this.conn.sendRequest(rpc.HoverRequest.type, { textDocument: { uri: uriOf(file) }, position }),
+      'hover');
   }
 
   async stop() {
-    await this.conn.sendRequest(rpc.ShutdownRequest.type);
+    if (process.env.LSP_DEBUG) console.log('stop: shutdown');
+    await within(this.conn.sendRequest(rpc.ShutdownRequest.type), 'shutdown');
+    if (process.env.LSP_DEBUG) console.log('stop: exit');
     await this.conn.sendNotification(rpc.ExitNotification.type);
-    const code = await this.exited;
+    const code = await within(this.exited, 'exit');
     this.conn.dispose();
     assert.equal(code, 0, 'server exit code after shutdown');
   }
 }
 
 const codes = (diags) => diags.map((d) => d.code);
+
+/// A request that fails after `ms` instead of hanging the test.
+function within(promise, what, ms = 15000) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer to ${what} within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
 
 async function boundLaunch() {
   // examples/7b-lora-shard-grad-op: SHARD_GRAD_OP in the config, no checkpointing in the script.
@@ -221,9 +237,10 @@ async function codeAction() {
 }
 
 (async () => {
-  await boundLaunch();
-  await hoverAndDefinition();
-  await codeAction();
+  const only = process.env.LSP_ONLY;
+  if (!only || only === 'bound') await boundLaunch();
+  if (!only || only === 'hover') await hoverAndDefinition();
+  if (!only || only === 'action') await codeAction();
   console.log('lsp: all sessions passed');
 })().catch((e) => {
   console.error(e);
