@@ -10,12 +10,11 @@
 #include <string>
 
 #include "lint/driver/driver.hpp"
+#include "lint/server/position.hpp"
 
 namespace lint::server {
 
 using nlohmann::json;
-
-enum class Encoding : std::uint8_t { Utf16, Utf8 };
 
 /// A byte offset of `text` as an LSP position, and back (clamped to the text).
 json to_position(const source::SourceFile& file, std::size_t byte, Encoding enc);
