@@ -193,6 +193,12 @@ async function hoverAndDefinition() {
   const trainText = fs.readFileSync(train, 'utf8');
   assert.deepEqual(def[0].range.start, positionOf(trainText, 'sharding_strategy='));
 
+  // Hover on the keyword argument in the script: the same effective value, decided right there.
+  s.open(train, 'python');
+  const onKeyword = await s.hover(train, positionOf(trainText, 'sharding_strategy=', 3));
+  assert.match(onKeyword.contents.value, /\*\*fsdp\.sharding_strategy\*\* = `'NO_SHARD'`/);
+  assert.match(onKeyword.contents.value, /overrides `'SHARD_GRAD_OP'` at `fsdp_config\.fsdp_sharding_strategy`/);
+
   // Hover on the finding: the rule's summary; on a rule code in a comment: its documentation page.
   const onFinding = await s.hover(yaml, positionOf(text, 'SHARD_GRAD_OP', 2));
   assert.match(onFinding.contents.value, /\*\*FSDP002\*\* overridden-setting: /);
@@ -202,6 +208,26 @@ async function hoverAndDefinition() {
   assert.match(onCode.contents.value, /^# FSDP001 shard-grad-op-without-activation-checkpointing/m);
   await s.stop();
   console.log('lsp: hover, definition, rule documentation ok');
+}
+
+async function hoverOnFlag() {
+  // fixtures/overridden-setting/ok_flag_override: `--num_processes 16` on the command line beats the config's 8.
+  const root = copyCase('fixtures/overridden-setting/ok_flag_override');
+  const script = path.join(root, 'launch.sh');
+  const s = new Session(root);
+  await s.start();
+  const text = s.open(script, 'shellscript');
+  const md = (await s.hover(script, positionOf(text, '--num_processes', 4))).contents.value;
+  assert.match(md, /\*\*num_processes\*\* = `16`/);
+  assert.match(md, /decided by `--num_processes` at launch\.sh:3:43 \(launch flag\)/);
+  assert.match(md, /overrides `8` at `num_processes` at fsdp\.yaml:2:16 \(config file\)/);
+  assert.match(md, /because an `accelerate launch` flag beats the config file/);
+  const def = await s.conn.sendRequest(rpc.DefinitionRequest.type,
+    { textDocument: { uri: uriOf(path.join(root, 'fsdp.yaml')) },
+      position: positionOf(fs.readFileSync(path.join(root, 'fsdp.yaml'), 'utf8'), 'num_processes') });
+  assert.equal(def[0].uri, uriOf(script), 'definition of the config key: the winning flag');
+  await s.stop();
+  console.log('lsp: hover on a launch flag ok');
 }
 
 async function codeAction() {
@@ -240,6 +266,7 @@ async function codeAction() {
   const only = process.env.LSP_ONLY;
   if (!only || only === 'bound') await boundLaunch();
   if (!only || only === 'hover') await hoverAndDefinition();
+  if (!only || only === 'flag') await hoverOnFlag();
   if (!only || only === 'action') await codeAction();
   console.log('lsp: all sessions passed');
 })().catch((e) => {
