@@ -1,40 +1,101 @@
 // Every fixture under fixtures/<slug>/ is run with only its rule enabled: bad_ cases must yield exactly their
 // inline expectations, ok_ cases nothing. Unexpected findings fail as loudly as missing ones.
+//
+// Each case also has a snapshot of what it reports, tests/snapshots/<slug>/<case>.snap: message, severity, region
+// with start and end columns, related locations with their messages. A changed message, figure, severity or region
+// fails here; `UPDATE_GOLDEN=1` rewrites the snapshots (and deletes those whose case is gone): review the diff.
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
+#include <set>
 
 #include "tests/support/fixture_support.hpp"
 
 namespace fs = std::filesystem;
 
+namespace {
+
+/// The fixture cases of one rule: `bad_*` and `ok_*` files and folders (sidecar `.expect` files are not cases).
+std::vector<fs::path> cases_of(const fs::path& dir) {
+  std::vector<fs::path> out;
+  if (!fs::is_directory(dir)) return out;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (e.path().extension() == ".expect") continue;
+    if (name.starts_with("bad_") || name.starts_with("ok_")) out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+const fs::path& fixtures_root() {
+  static const fs::path root = fs::path(LAUNCHLINT_SOURCE_DIR) / "fixtures";
+  return root;
+}
+
+}  // namespace
+
 TEST_CASE("rule fixtures", "[fixtures]") {
-  const fs::path root = fs::path(LAUNCHLINT_SOURCE_DIR) / "fixtures";
   std::size_t cases = 0;
   for (const auto& info : lint::rules::rule_table()) {
-    const fs::path dir = root / std::string(info.slug);
-    if (!fs::is_directory(dir)) continue;
-    std::vector<fs::path> entries;
-    for (const auto& e : fs::directory_iterator(dir)) {
-      if (e.path().extension() == ".expect") continue;
-      entries.push_back(e.path());
-    }
-    std::sort(entries.begin(), entries.end());
-    for (const fs::path& p : entries) {
+    for (const fs::path& p : cases_of(fixtures_root() / std::string(info.slug))) {
       const std::string name = p.filename().string();
       const bool bad = name.starts_with("bad_");
-      if (!bad && !name.starts_with("ok_")) continue;
       ++cases;
       DYNAMIC_SECTION(info.code << " " << info.slug << "/" << name) {
         const lint::testing::Expectations exp = lint::testing::read_expectations(p);
         std::vector<std::string> codes = {std::string(info.code)};
         codes.insert(codes.end(), exp.extra_select.begin(), exp.extra_select.end());
-        const auto got = lint::testing::lint_case(p, codes);
+        std::vector<lint::rule::Diagnostic> raw;
+        const auto got = lint::testing::lint_case(p, codes, &raw);
         INFO("expected:\n" << lint::testing::describe(exp.findings) << "got:\n" << lint::testing::describe(got));
         if (bad) REQUIRE_FALSE(exp.findings.empty());
         else REQUIRE(exp.findings.empty());
         CHECK(got == exp.findings);
+
+        const std::string label = "fixtures/" + std::string(info.slug) + "/" + name;
+        const std::string snapshot = lint::testing::render_snapshot(p, label, codes, raw);
+        const fs::path snap = lint::testing::snapshot_path(info.slug, name);
+        if (lint::testing::update_golden()) {
+          fs::create_directories(snap.parent_path());
+          std::ofstream(snap, std::ios::binary) << snapshot;
+        }
+        INFO("snapshot " << snap.lexically_relative(LAUNCHLINT_SOURCE_DIR).generic_string()
+                         << (fs::exists(snap) ? "" : " does not exist")
+                         << " (UPDATE_GOLDEN=1 rewrites it; review the diff)");
+        CHECK(lint::testing::read_text(snap) == snapshot);
       }
     }
   }
   CHECK(cases > 0);
+}
+
+// A snapshot whose case was renamed or deleted would never be compared again: it fails until removed.
+TEST_CASE("rule snapshots belong to a fixture case", "[fixtures]") {
+  std::set<fs::path> expected;
+  for (const auto& info : lint::rules::rule_table()) {
+    for (const fs::path& p : cases_of(fixtures_root() / std::string(info.slug))) {
+      expected.insert(lint::testing::snapshot_path(info.slug, p.filename().string()));
+    }
+  }
+  const fs::path root = fs::path(LAUNCHLINT_SOURCE_DIR) / "tests" / "snapshots";
+  REQUIRE(fs::is_directory(root));
+  std::vector<fs::path> orphans;
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    if (e.is_regular_file() && expected.count(e.path()) == 0) orphans.push_back(e.path());
+  }
+  if (lint::testing::update_golden()) {
+    for (const fs::path& o : orphans) fs::remove(o);
+    orphans.clear();
+    std::vector<fs::path> empty_dirs;
+    for (const auto& e : fs::directory_iterator(root)) {
+      if (e.is_directory() && fs::is_empty(e.path())) empty_dirs.push_back(e.path());
+    }
+    for (const fs::path& d : empty_dirs) fs::remove(d);
+  }
+  std::string listed;
+  for (const fs::path& o : orphans) listed += "  " + o.lexically_relative(LAUNCHLINT_SOURCE_DIR).generic_string() + "\n";
+  INFO("snapshots without a fixture case (remove them, or run with UPDATE_GOLDEN=1):\n" << listed);
+  CHECK(orphans.empty());
+  CHECK(expected.size() > 0);
 }

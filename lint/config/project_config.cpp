@@ -79,12 +79,6 @@ std::optional<ProjectConfig> interpret(const std::string& path, const parse::Nod
         if (!string_list(path, s.value, p.codes, error)) return std::nullopt;
         cfg.per_file_ignores.push_back(std::move(p));
       }
-    } else if (k == "target-versions") {
-      if (!v.is_map()) {
-        error = where(path, v) + ": target-versions must be a table of library = \"version\"";
-        return std::nullopt;
-      }
-      for (const parse::Entry& s : v.entries) cfg.target_versions[s.key.text] = s.value.text;
     } else if (k == "launch") {
       if (v.kind != parse::NodeKind::Sequence) {
         error = where(path, v) + ": launch must be an array of tables ([[launch]])";

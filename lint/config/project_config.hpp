@@ -19,7 +19,6 @@ struct ProjectConfig {
   std::vector<std::string> exclude;
   std::vector<driver::PerFileIgnore> per_file_ignores;
   std::optional<std::string> fail_on;
-  std::map<std::string, std::string> target_versions;  ///< library -> version
   std::vector<driver::DeclaredLaunch> launches;
 };
 

@@ -10,8 +10,8 @@
 #include <sstream>
 #include <thread>
 
+#include "lint/bind/binder.hpp"
 #include "lint/model/classify.hpp"
-#include "lint/model/launch_command.hpp"
 #include "lint/model/resolve.hpp"
 #include "lint/parse/readers.hpp"
 #include "lint/rule/suppression.hpp"
@@ -173,9 +173,15 @@ std::unique_ptr<model::Document> load_document(std::string path, std::string tex
       doc->report_parse_errors = true;
       break;
     }
-    case parse::Format::Shell:
-      if (shell_may_matter(t)) doc->kind = model::DocKind::LaunchScript;
+    case parse::Format::Shell: {
+      if (!shell_may_matter(t)) break;
+      doc->kind = model::DocKind::LaunchScript;
+      doc->report_parse_errors = true;
+      const std::string name = fs::path(doc->path()).filename().string();
+      const bool makefile = name == "Makefile" || name == "makefile" || name == "GNUmakefile";
+      doc->launch_commands = parse::find_launch_commands(*doc->source, makefile, &doc->shell_errors);
       break;
+    }
     case parse::Format::Other:
       break;
   }
@@ -184,7 +190,7 @@ std::unique_ptr<model::Document> load_document(std::string path, std::string tex
 
 namespace {
 
-/// The overlay text for `path`, if any (compared as normalised relative paths).
+/// The overlay text for `path`, if any (compared as normalised paths).
 const std::string* overlay_text(const std::map<std::string, std::string>& overlay, const std::string& path) {
   if (overlay.empty()) return nullptr;
   auto it = overlay.find(path);
@@ -223,274 +229,162 @@ std::unique_ptr<model::Document> read_document(const std::string& path, bool exp
 
 }  // namespace
 
-RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
-  RunResult result;
-  const unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1U, std::thread::hardware_concurrency());
+namespace {
 
-  // 1. discover and load
+/// Discovers the files under the given paths (or takes stdin) and loads them in parallel.
+std::vector<std::unique_ptr<model::Document>> load_documents(const RunOptions& options, unsigned jobs) {
   std::vector<std::string> explicit_files;
   std::vector<std::string> files;
   if (!options.read_stdin) files = discover(options.paths, options.exclude, options.respect_gitignore, &explicit_files);
-  std::set<std::string> explicit_set(explicit_files.begin(), explicit_files.end());
-  result.documents.resize(files.size());
+  const std::set<std::string> explicit_set(explicit_files.begin(), explicit_files.end());
+  std::vector<std::unique_ptr<model::Document>> documents(files.size());
   parallel_for(files.size(), jobs, [&](std::size_t i) {
-    result.documents[i] = read_document(files[i], explicit_set.count(files[i]) != 0, options.overlay);
+    documents[i] = read_document(files[i], explicit_set.count(files[i]) != 0, options.overlay);
   });
-  if (options.read_stdin) {
-    result.documents.push_back(load_document(options.stdin_filename, options.stdin_text, true));
-  }
-  result.files_checked = result.documents.size();
-  for (const auto& d : result.documents) result.sources[d->path()] = d->source;
+  if (options.read_stdin) documents.push_back(load_document(options.stdin_filename, options.stdin_text, true));
+  return documents;
+}
 
-  // 2. bind launch commands to the files they name (loading files outside the linted paths too)
-  std::map<std::string, model::Document*> by_path;
-  for (const auto& d : result.documents) by_path[d->path()] = d.get();
-  auto find_or_load = [&](const std::vector<std::string>& candidates) -> const model::Document* {
-    for (const std::string& c : candidates) {
-      if (auto it = by_path.find(c); it != by_path.end()) return it->second->read_error ? nullptr : it->second;
-    }
-    for (const std::string& c : candidates) {
-      std::error_code ec;
-      if (!fs::is_regular_file(c, ec) && overlay_text(options.overlay, c) == nullptr) continue;
-      result.documents.push_back(read_document(c, true, options.overlay));
-      model::Document* d = result.documents.back().get();
-      by_path[c] = d;
-      result.sources[d->path()] = d->source;
-      return d->read_error ? nullptr : d;
-    }
-    return nullptr;
-  };
-  std::vector<std::pair<const model::Document*, std::vector<model::LaunchCommand>>> commands;
-  const std::size_t loaded = result.documents.size();
-  for (std::size_t i = 0; i < loaded; ++i) {
-    const model::Document* d = result.documents[i].get();
-    if (d->kind != model::DocKind::LaunchScript) continue;
-    const std::string name = fs::path(d->path()).filename().string();
-    const bool makefile = name == "Makefile" || name == "makefile" || name == "GNUmakefile";
-    commands.emplace_back(d, model::find_launch_commands(*d->source, makefile));
-  }
-  // CI workflow steps (GitHub Actions `run:`, GitLab CI `script:`): each shell string is read in place, the rest of
-  // the file blanked, so positions stay those of the workflow file.
-  std::vector<std::unique_ptr<source::SourceFile>> ci_sources;
-  for (std::size_t i = 0; i < loaded; ++i) {
-    const model::Document* d = result.documents[i].get();
-    if (d->format != parse::Format::Yaml || d->root_map() == nullptr) continue;
-    const std::string& path = d->path();
-    const bool github = path.find(".github/workflows/") != std::string::npos;
-    const bool gitlab = fs::path(path).filename() == ".gitlab-ci.yml";
-    if (!github && !gitlab) continue;
-    const std::string& text = d->source->text();
-    std::string blanked(text.size(), ' ');
-    for (std::size_t k = 0; k < text.size(); ++k) {
-      if (text[k] == '\n' || text[k] == '\r') blanked[k] = text[k];
-    }
-    bool any = false;
-    auto keep = [&](const parse::Node& n) {
-      if (n.kind != parse::NodeKind::String) return;
-      std::size_t b = n.region.begin_byte;
-      std::size_t e = std::min(n.region.end_byte, text.size());
-      if (b < e && (text[b] == '|' || text[b] == '>')) {
-        while (b < e && text[b] != '\n') ++b;  // block scalar header
-      } else if (b < e && (text[b] == '"' || text[b] == '\'')) {
-        ++b;
-        if (e > b) --e;
-      }
-      if (n.text.find("accelerate") == std::string::npos && n.text.find("torchrun") == std::string::npos &&
-          n.text.find("deepspeed") == std::string::npos && n.text.find("run_train.sh") == std::string::npos &&
-          n.text.find("python") == std::string::npos)
-        return;
-      for (std::size_t k = b; k < e; ++k) blanked[k] = text[k];
-      any = true;
-    };
-    std::vector<const parse::Node*> stack{d->root_map()};
-    while (!stack.empty()) {
-      const parse::Node* n = stack.back();
-      stack.pop_back();
-      for (const parse::Entry& e : n->entries) {
-        const bool step = (github && e.key.text == "run") || (gitlab && e.key.text == "script");
-        if (step && e.value.kind == parse::NodeKind::String) keep(e.value);
-        else if (step && e.value.kind == parse::NodeKind::Sequence) {
-          for (const parse::Node& it : e.value.items) keep(it);
-        } else {
-          stack.push_back(&e.value);
-        }
-      }
-      for (const parse::Node& it : n->items) stack.push_back(&it);
-    }
-    if (!any) continue;
-    ci_sources.push_back(std::make_unique<source::SourceFile>(path, std::move(blanked)));
-    auto cmds = model::find_launch_commands(*ci_sources.back(), false);
-    if (!cmds.empty()) commands.emplace_back(d, std::move(cmds));
-  }
-
-  // Launches declared in the project config ([[launch]]): a command string is read as shell in place (the rest
-  // of the file blanked, so positions stay those of the config file), a file list as `accelerate launch`.
-  std::vector<std::unique_ptr<source::SourceFile>> declared_sources;
-  for (const DeclaredLaunch& dl : options.declared_launches) {
-    const model::Document* cfg = find_or_load({dl.config_path});
-    if (cfg == nullptr) continue;
-    std::vector<model::LaunchCommand> cmds;
-    if (!dl.command.empty() && dl.command_end > dl.command_begin && dl.command_end <= cfg->source->text().size()) {
-      std::string blanked = cfg->source->text();
-      for (std::size_t k = 0; k < blanked.size(); ++k) {
-        if ((k < dl.command_begin || k >= dl.command_end) && blanked[k] != '\n' && blanked[k] != '\r') blanked[k] = ' ';
-      }
-      declared_sources.push_back(std::make_unique<source::SourceFile>(cfg->path(), std::move(blanked)));
-      cmds = model::find_launch_commands(*declared_sources.back(), false);
-    } else if (!dl.files.empty()) {
-      model::LaunchCommand lc;
-      lc.tool = model::LaunchTool::AccelerateLaunch;
-      for (const std::string& f : dl.files) {
-        const auto ext = fs::path(f).extension().string();
-        model::Word w{f, true, {}};
-        if (ext == ".py") {
-          lc.script = w;
-        } else {
-          model::Flag flag;
-          flag.name = "config_file";
-          flag.value = w;
-          lc.flags.push_back(flag);
-        }
-      }
-      if (!lc.script) lc.tool = model::LaunchTool::AccelerateLaunch;
-      cmds.push_back(std::move(lc));
-    }
-    if (!cmds.empty()) commands.emplace_back(cfg, std::move(cmds));
-  }
+/// Binds every launch command to its files (loading files outside the linted paths) and resolves each launch.
+/// Each file that no launch command binds is a launch of its own; a bound file is judged within its launches (a
+/// script's checkpointing silences its config's FSDP001, for example).
+std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::Document>>& documents,
+                                            const RunOptions& options) {
+  bind::DocumentSet docs(documents,
+                         [&options](const std::string& path) { return read_document(path, true, options.overlay); });
+  const std::deque<bind::CommandSite> commands = bind::collect_commands(docs, options.declared_launches);
   std::vector<model::Launch> bound;
-  for (const auto& [doc, cmds] : commands) {
-    for (const model::LaunchCommand& cmd : cmds) {
-      const model::FileRefs refs = model::referenced_files(*doc, cmd);
-      model::BoundInputs in;
-      in.script_doc = doc;
-      in.command = &cmd;
-      auto pick = [&](const std::vector<std::string>& c, model::DocKind kind) -> const model::Document* {
-        const model::Document* d = find_or_load(c);
-        return d != nullptr && d->kind == kind ? d : nullptr;
-      };
-      in.accelerate_config = pick(refs.accelerate_config, model::DocKind::AccelerateConfig);
-      in.python = pick(refs.script, model::DocKind::PythonScript);
-      in.trainer_fsdp_config = pick(refs.trainer_fsdp_config, model::DocKind::TrainerFsdpConfig);
-      in.deepspeed = pick(refs.deepspeed, model::DocKind::DeepSpeedConfig);
-      in.torchtitan = pick(refs.torchtitan, model::DocKind::TorchtitanConfig);
-      in.axolotl = pick(refs.axolotl, model::DocKind::AxolotlConfig);
-      in.llamafactory = pick(refs.llamafactory, model::DocKind::LlamaFactoryConfig);
-      if (in.llamafactory != nullptr && in.deepspeed == nullptr && in.llamafactory->root_map() != nullptr) {
-        // The YAML's own `deepspeed:` path, relative to where llamafactory-cli runs.
-        if (const parse::Node* ds = in.llamafactory->root_map()->find("deepspeed");
-            ds != nullptr && ds->kind == parse::NodeKind::String) {
-          model::Word w{ds->text, true, ds->region};
-          std::vector<std::string> c;
-          const std::string dir = fs::path(doc->path()).parent_path().generic_string();
-          c.push_back((fs::path(dir.empty() ? "." : dir) / ds->text).lexically_normal().generic_string());
-          c.push_back(fs::path(ds->text).lexically_normal().generic_string());
-          in.deepspeed = pick(c, model::DocKind::DeepSpeedConfig);
-        }
-      }
-      bound.push_back(model::resolve_bound(in));
-    }
-  }
-  result.files_checked = result.documents.size();
+  for (const bind::CommandSite& site : commands) bound.push_back(model::resolve_bound(bind::bind_command(docs, site)));
 
-  // 3. launches: each file that no launch command binds is a launch of its own; a bound file is judged within
-  //    its launches (a script's checkpointing silences its config's FSDP001, for example).
+  std::vector<model::Launch> launches;
   std::set<const model::Document*> in_bound;
   for (const model::Launch& l : bound) in_bound.insert(l.documents.begin(), l.documents.end());
-  for (const auto& d : result.documents) {
+  for (const auto& d : documents) {
     if (d->kind != model::DocKind::Unknown && d->kind != model::DocKind::LaunchScript && !d->read_error &&
         in_bound.count(d.get()) == 0)
-      result.launches.push_back(model::resolve_file(*d));
+      launches.push_back(model::resolve_file(*d));
   }
-  for (model::Launch& l : bound) result.launches.push_back(std::move(l));
+  for (model::Launch& l : bound) launches.push_back(std::move(l));
+  return launches;
+}
 
-  // 3. rules
-  std::vector<const rule::RuleInfo*> enabled;
-  for (const rule::RuleInfo& r : rules) {
-    if (options.selection.enabled(r.code)) enabled.push_back(&r);
+/// Runs every enabled rule on every document and launch, then on every suppression (LL003/LL004, which need the
+/// other findings first). Findings are deduplicated (a file in several launches reports once) and suppressed.
+class RuleRunner {
+ public:
+  RuleRunner(const rule::RuleTable& rules, const RunOptions& options, unsigned jobs)
+      : rules_(rules), options_(options), jobs_(jobs) {
+    for (const rule::RuleInfo& r : rules) {
+      if (options.selection.enabled(r.code)) enabled_.push_back(&r);
+    }
+    for (const rule::RuleInfo* r : enabled_) instances_.push_back(r->factory());
   }
-  std::vector<std::unique_ptr<rule::Rule>> instances;
-  for (const rule::RuleInfo* r : enabled) instances.push_back(r->factory());
 
-  std::vector<std::vector<rule::Diagnostic>> per_doc(result.documents.size());
-  parallel_for(result.documents.size(), jobs, [&](std::size_t i) {
-    for (std::size_t k = 0; k < enabled.size(); ++k) {
-      Collector ctx(*enabled[k], rules, options.selection, per_doc[i]);
-      instances[k]->check_document(*result.documents[i], ctx);
-    }
-  });
-  std::vector<std::vector<rule::Diagnostic>> per_launch(result.launches.size());
-  parallel_for(result.launches.size(), jobs, [&](std::size_t i) {
-    for (std::size_t k = 0; k < enabled.size(); ++k) {
-      Collector ctx(*enabled[k], rules, options.selection, per_launch[i]);
-      instances[k]->check_launch(result.launches[i], ctx);
-    }
-  });
-  std::vector<rule::Diagnostic> all;
-  for (auto& v : per_doc) std::move(v.begin(), v.end(), std::back_inserter(all));
-  for (auto& v : per_launch) std::move(v.begin(), v.end(), std::back_inserter(all));
-
-  // 4. dedupe (a file in several launches reports once)
-  std::sort(all.begin(), all.end());
-  all.erase(std::unique(all.begin(), all.end(),
-                        [](const rule::Diagnostic& a, const rule::Diagnostic& b) {
-                          return a.code == b.code && a.path == b.path && a.region == b.region &&
-                                 a.message == b.message;
-                        }),
-            all.end());
-
-  // 5. suppressions: in-source comments, then per-file-ignores
-  std::map<std::string, std::vector<rule::Suppression>> suppressions;
-  for (const auto& d : result.documents) {
-    if (d->read_error || d->kind == model::DocKind::Unknown) {
-      if (!d->report_parse_errors) continue;
-    }
-    suppressions[d->path()] = rule::find_suppressions(*d->source, d->format == parse::Format::Json);
+  std::vector<rule::Diagnostic> check(const RunResult& run) {
+    std::vector<std::vector<rule::Diagnostic>> per_doc(run.documents.size());
+    parallel_for(run.documents.size(), jobs_, [&](std::size_t i) {
+      for (std::size_t k = 0; k < enabled_.size(); ++k) {
+        Collector ctx(*enabled_[k], rules_, options_.selection, per_doc[i]);
+        instances_[k]->check_document(*run.documents[i], ctx);
+      }
+    });
+    std::vector<std::vector<rule::Diagnostic>> per_launch(run.launches.size());
+    parallel_for(run.launches.size(), jobs_, [&](std::size_t i) {
+      for (std::size_t k = 0; k < enabled_.size(); ++k) {
+        Collector ctx(*enabled_[k], rules_, options_.selection, per_launch[i]);
+        instances_[k]->check_launch(run.launches[i], ctx);
+      }
+    });
+    std::vector<rule::Diagnostic> all;
+    for (auto& v : per_doc) std::move(v.begin(), v.end(), std::back_inserter(all));
+    for (auto& v : per_launch) std::move(v.begin(), v.end(), std::back_inserter(all));
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end(),
+                          [](const rule::Diagnostic& a, const rule::Diagnostic& b) {
+                            return a.code == b.code && a.path == b.path && a.region == b.region &&
+                                   a.message == b.message;
+                          }),
+              all.end());
+    return all;
   }
-  for (rule::Diagnostic& diag : all) {
-    if (auto sev = severity_override(options.selection, diag.code)) diag.severity = *sev;
-    auto it = suppressions.find(diag.path);
-    if (it != suppressions.end()) {
-      for (rule::Suppression& s : it->second) {
-        const bool line_hit = s.scope == rule::Suppression::Scope::File || s.line == diag.region.begin.line ||
-                              (s.own_line && s.line + 1 == diag.region.begin.line);
-        if (!line_hit) continue;
-        for (std::size_t c = 0; c < s.codes.size(); ++c) {
-          if (rule::code_matches(s.codes[c], diag.code)) {
-            s.used[c] = true;
-            diag.suppressed = true;
+
+  /// In-source suppression comments and per-file-ignores; severity overrides.
+  std::map<std::string, std::vector<rule::Suppression>> suppress(const RunResult& run,
+                                                                 std::vector<rule::Diagnostic>& all) const {
+    std::map<std::string, std::vector<rule::Suppression>> suppressions;
+    for (const auto& d : run.documents) {
+      if ((d->read_error || d->kind == model::DocKind::Unknown) && !d->report_parse_errors) continue;
+      suppressions[d->path()] = rule::find_suppressions(*d->source, d->format == parse::Format::Json);
+    }
+    for (rule::Diagnostic& diag : all) {
+      if (auto sev = severity_override(options_.selection, diag.code)) diag.severity = *sev;
+      if (auto it = suppressions.find(diag.path); it != suppressions.end()) {
+        for (rule::Suppression& s : it->second) {
+          const bool line_hit = s.scope == rule::Suppression::Scope::File || s.line == diag.region.begin.line ||
+                                (s.own_line && s.line + 1 == diag.region.begin.line);
+          if (!line_hit) continue;
+          for (std::size_t c = 0; c < s.codes.size(); ++c) {
+            if (rule::code_matches(s.codes[c], diag.code)) {
+              s.used[c] = true;
+              diag.suppressed = true;
+            }
           }
         }
       }
-    }
-    for (const PerFileIgnore& pfi : options.per_file_ignores) {
-      if (!glob_match(pfi.glob, diag.path) && !glob_match("**/" + pfi.glob, diag.path)) continue;
-      for (const std::string& c : pfi.codes) {
-        if (rule::code_matches(c, diag.code)) diag.suppressed = true;
+      for (const PerFileIgnore& pfi : options_.per_file_ignores) {
+        if (!glob_match(pfi.glob, diag.path) && !glob_match("**/" + pfi.glob, diag.path)) continue;
+        for (const std::string& c : pfi.codes) {
+          if (rule::code_matches(c, diag.code)) diag.suppressed = true;
+        }
       }
     }
+    return suppressions;
   }
 
-  // 6. suppressions that suppressed nothing (LL004) and unknown codes (LL003) run last
-  std::vector<rule::Diagnostic> late;
-  for (const auto& d : result.documents) {
-    auto it = suppressions.find(d->path());
-    if (it == suppressions.end()) continue;
-    for (const rule::Suppression& s : it->second) {
-      for (std::size_t k = 0; k < enabled.size(); ++k) {
-        Collector ctx(*enabled[k], rules, options.selection, late);
-        instances[k]->check_suppression(*d, s, ctx);
+  /// Suppressions that suppressed nothing (LL004) and unknown codes (LL003).
+  std::vector<rule::Diagnostic> check_suppressions(
+      const RunResult& run, const std::map<std::string, std::vector<rule::Suppression>>& suppressions) const {
+    std::vector<rule::Diagnostic> late;
+    for (const auto& d : run.documents) {
+      auto it = suppressions.find(d->path());
+      if (it == suppressions.end()) continue;
+      for (const rule::Suppression& s : it->second) {
+        for (std::size_t k = 0; k < enabled_.size(); ++k) {
+          Collector ctx(*enabled_[k], rules_, options_.selection, late);
+          instances_[k]->check_suppression(*d, s, ctx);
+        }
       }
     }
+    for (rule::Diagnostic& diag : late) {
+      if (auto sev = severity_override(options_.selection, diag.code)) diag.severity = *sev;
+    }
+    return late;
   }
-  for (rule::Diagnostic& diag : late) {
-    if (auto sev = severity_override(options.selection, diag.code)) diag.severity = *sev;
-  }
+
+ private:
+  const rule::RuleTable& rules_;
+  const RunOptions& options_;
+  unsigned jobs_;
+  std::vector<const rule::RuleInfo*> enabled_;
+  std::vector<std::unique_ptr<rule::Rule>> instances_;
+};
+
+}  // namespace
+
+RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
+  const unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1U, std::thread::hardware_concurrency());
+  RunResult result;
+  result.documents = load_documents(options, jobs);                 // 1. discover and load
+  result.launches = bind_and_resolve(result.documents, options);    // 2. bind and resolve launches
+  result.files_checked = result.documents.size();
+  for (const auto& d : result.documents) result.sources[d->path()] = d->source;
+
+  RuleRunner runner(rules, options, jobs);
+  std::vector<rule::Diagnostic> all = runner.check(result);         // 3. rules
+  const auto suppressions = runner.suppress(result, all);           // 4. suppressions
+  std::vector<rule::Diagnostic> late = runner.check_suppressions(result, suppressions);
   std::move(late.begin(), late.end(), std::back_inserter(all));
-
-  if (!options.show_suppressed) {
-    all.erase(std::remove_if(all.begin(), all.end(), [](const rule::Diagnostic& d) { return d.suppressed; }),
-              all.end());
-  }
+  if (!options.show_suppressed) std::erase_if(all, [](const rule::Diagnostic& d) { return d.suppressed; });
   std::sort(all.begin(), all.end());
   result.diagnostics = std::move(all);
   return result;

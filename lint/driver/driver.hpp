@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "lint/bind/declared_launch.hpp"
 #include "lint/model/document.hpp"
 #include "lint/model/launch.hpp"
 #include "lint/rule/diagnostic.hpp"
@@ -29,16 +30,8 @@ struct PerFileIgnore {
   std::vector<std::string> codes;
 };
 
-/// A launch declared in the project config (`[[launch]]`).
-struct DeclaredLaunch {
-  std::string name;
-  std::string command;             ///< a launch command line, resolved like one in a script
-  std::vector<std::string> files;  ///< or the files of the launch (an accelerate config and/or a script)
-  std::string base_dir;
-  std::string config_path;         ///< the project config it is declared in (findings point into it)
-  std::size_t command_begin = 0;   ///< byte range of the command string's contents in that file
-  std::size_t command_end = 0;
-};
+/// A launch declared in the project config (`[[launch]]`); binding reads it (lint/bind/declared_launch.hpp).
+using DeclaredLaunch = bind::DeclaredLaunch;
 
 struct RunOptions {
   std::vector<std::string> paths = {"."};

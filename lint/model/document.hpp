@@ -7,6 +7,7 @@
 
 #include "lint/model/python_facts.hpp"
 #include "lint/parse/node.hpp"
+#include "lint/parse/shell_reader.hpp"
 #include "lint/source/source_file.hpp"
 
 namespace lint::model {
@@ -32,6 +33,8 @@ struct Document {
   DocKind kind = DocKind::Unknown;
   parse::ConfigDocument config;         ///< YAML / JSON / TOML
   std::optional<PythonFacts> python;    ///< Python
+  std::vector<parse::LaunchCommand> launch_commands;  ///< a launch script's launch commands, in order
+  std::vector<parse::ParseError> shell_errors;        ///< why a launch script could not be read for commands
   std::optional<std::string> read_error;  ///< LL002: why the file could not be read
   source::Region read_error_region;       ///< where (invalid UTF-8: the first bad byte); invalid = whole file
   bool report_parse_errors = false;       ///< parse errors are findings (a launch file, or named explicitly)

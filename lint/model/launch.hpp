@@ -51,6 +51,7 @@ class Launch {
   bool per_file = true;                     ///< a single file linted alone
   const Document* command_document = nullptr;  ///< the launch script, if any
   source::Region command_region;               ///< the launch command in it
+  std::optional<parse::LaunchCommand> command;  ///< the launch command, when the launch has one
 
   /// Adds an assignment; returns a stable pointer.
   const Setting* add(Setting s);

@@ -7,12 +7,23 @@
 #include <map>
 
 #include "lint/model/accelerate_schema.hpp"
+#include "lint/model/precedence.hpp"
+#include "lint/parse/integer.hpp"
 
 namespace lint::model {
 
 namespace {
 
 namespace acc = accelerate;
+using parse::find_arg;
+using parse::find_flag;
+using parse::Flag;
+using parse::int_of;
+using parse::LaunchCommand;
+using parse::LaunchTool;
+using parse::script_arguments;
+using parse::ScriptArg;
+using parse::Word;
 
 std::string upper(std::string_view s) {
   std::string out(s);
@@ -20,98 +31,7 @@ std::string upper(std::string_view s) {
   return out;
 }
 
-Setting make_setting(std::string_view key, Value value, const Value& written, const Document& doc,
-                     source::Region region, Origin origin, std::string spelled) {
-  Setting s;
-  s.key = std::string(key);
-  s.value = std::move(value);
-  s.written = written;
-  s.path = doc.path();
-  s.region = region;
-  s.origin = origin;
-  s.spelled = std::move(spelled);
-  return s;
-}
-
-Setting default_setting(std::string_view key, Value value, std::string note) {
-  Setting s;
-  s.key = std::string(key);
-  s.value = std::move(value);
-  s.written = s.value;
-  s.origin = Origin::Default;
-  s.note = std::move(note);
-  return s;
-}
-
 void mark_unread(Launch& l);
-
-/// Precedence of a mechanism (knowledge/accelerate_fsdp.md §3.1): higher wins; ties go to the later assignment.
-int rank_of(const Setting& s) {
-  if (s.note == "trainer-fsdp1-strategy") return 5;  // loses to the launcher's strategy or FULL_SHARD (§3.4)
-  switch (s.origin) {
-    case Origin::TorchCall:
-    case Origin::LightningStrategy:
-      return 80;
-    case Origin::PluginObject:
-      return 70;
-    case Origin::TrainingArguments:
-    case Origin::TrainerFsdpConfig:
-      return 60;
-    case Origin::LaunchFlag:
-      return 50;
-    case Origin::ConfigFile:
-    case Origin::TorchtitanConfig:
-    case Origin::AxolotlConfig:
-    case Origin::DeepSpeedConfig:
-      return 40;
-    case Origin::Default:
-      return s.note.starts_with("accelerate launch") ? 30 : 10;
-    case Origin::Environment:
-      return 20;
-    case Origin::ScriptCall:
-      return 60;
-  }
-  return 0;
-}
-
-std::string precedence_reason(const Setting& winner) {
-  switch (winner.origin) {
-    case Origin::PluginObject:
-      return "a FullyShardedDataParallelPlugin field set in the script beats the launcher's environment";
-    case Origin::TrainingArguments:
-      return "the Trainer builds its own FSDP plugin from TrainingArguments, which beats the launcher's environment";
-    case Origin::LaunchFlag:
-      return "an `accelerate launch` flag beats the config file";
-    case Origin::ConfigFile:
-      return "the config file beats the launcher's defaults and the inherited environment";
-    case Origin::Default:
-      return winner.note;
-    default:
-      return {};
-  }
-}
-
-/// Decides `key`: every assignment ranked by precedence, the winner first; `fallback` (a default) is used when
-/// nothing assigns the key.
-void decide_with_default(Launch& l, std::string_view key, std::optional<Setting> fallback, std::string reason = {}) {
-  std::vector<const Setting*> ranked = l.assignments(key);
-  std::reverse(ranked.begin(), ranked.end());
-  std::stable_sort(ranked.begin(), ranked.end(),
-                   [](const Setting* a, const Setting* b) { return rank_of(*a) > rank_of(*b); });
-  if (fallback && (ranked.empty() || rank_of(*ranked.front()) < rank_of(*fallback)))
-    ranked.insert(ranked.begin(), l.add(std::move(*fallback)));
-  if (ranked.empty()) {
-    l.set_unknown(key, std::move(reason));
-    return;
-  }
-  if (ranked.front()->note == "trainer-fsdp1-strategy") {
-    // Nothing else decides the strategy in this file: it comes from the launcher's environment or FULL_SHARD.
-    l.set_unknown(key, "FSDP1 under the Trainer takes the strategy from FSDP_SHARDING_STRATEGY or FULL_SHARD");
-    return;
-  }
-  std::string why = ranked.size() > 1 ? precedence_reason(*ranked.front()) : std::string{};
-  l.decide(key, std::move(ranked), std::move(why));
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // accelerate config files
@@ -151,7 +71,7 @@ void collect_accelerate_config(const Document& doc, Launch& l, bool fsdp_section
 
 /// `accelerate launch --config_file <doc>`: config values over the flag defaults (launch.py:1259-1271).
 void resolve_accelerate_launch(Launch& l) {
-  decide_with_default(l, keys::kDistributedType, std::nullopt);
+  decide(l, keys::kDistributedType, std::nullopt);
   const Value& dt = l.value(keys::kDistributedType);
   if (dt.kind == ValueKind::String) {
     const Effective* e = l.get(keys::kDistributedType);
@@ -159,18 +79,18 @@ void resolve_accelerate_launch(Launch& l) {
     s.key = std::string(keys::kFsdpEnabled);
     s.value = Value::of_bool(dt.text == "FSDP", s.region);
     l.add(std::move(s));
-    decide_with_default(l, keys::kFsdpEnabled, std::nullopt);
+    decide(l, keys::kFsdpEnabled, std::nullopt);
   } else {
     l.set_unknown(keys::kFsdpEnabled);
   }
 
   std::optional<Setting> np_default;
   if (dt.kind == ValueKind::String && dt.text == "NO")
-    np_default = default_setting(keys::kNumProcesses, Value::of_int(1), "accelerate config default for NO");
-  decide_with_default(l, keys::kNumProcesses, np_default);
-  decide_with_default(l, keys::kNumMachines, default_setting(keys::kNumMachines, Value::of_int(1), "accelerate default"));
-  decide_with_default(l, keys::kMixedPrecision,
-                      default_setting(keys::kMixedPrecision, Value::of_string("no"), "accelerate launch default"));
+    np_default = default_setting(keys::kNumProcesses, Value::of_int(1), SourceKind::LibraryDefault, "accelerate config default for NO");
+  decide(l, keys::kNumProcesses, np_default);
+  decide(l, keys::kNumMachines, default_setting(keys::kNumMachines, Value::of_int(1), SourceKind::LibraryDefault, "accelerate default"));
+  decide(l, keys::kMixedPrecision,
+                      default_setting(keys::kMixedPrecision, Value::of_string("no"), SourceKind::LauncherDefault, "accelerate launch default"));
 
   const Value& np = l.value(keys::kNumProcesses);
   if (np.kind == ValueKind::Int && np.integer > 0) {
@@ -179,7 +99,7 @@ void resolve_accelerate_launch(Launch& l) {
       Setting ws = *e->decided_by;
       ws.key = std::string(keys::kWorldSize);
       l.add(std::move(ws));
-      decide_with_default(l, keys::kWorldSize, std::nullopt);
+      decide(l, keys::kWorldSize, std::nullopt);
     }
   } else {
     l.set_unknown(keys::kWorldSize);
@@ -190,24 +110,24 @@ void resolve_accelerate_launch(Launch& l) {
     if (!k.launch_default.empty()) {
       fallback = default_setting(k.canonical,
                                  normalise_fsdp_value(k.name, Value::of_string(std::string(k.launch_default))),
-                                 "accelerate launch default of --" + std::string(k.name));
+                                 SourceKind::LauncherDefault, "accelerate launch default of --" + std::string(k.name));
     } else if (k.canonical == keys::kAutoWrapPolicy) {
       fallback = default_setting(k.canonical, Value::of_string("NO_WRAP"),
-                                 "FullyShardedDataParallelPlugin default when fsdp_auto_wrap_policy is unset");
+                                 SourceKind::LibraryDefault, "FullyShardedDataParallelPlugin default when fsdp_auto_wrap_policy is unset");
     } else if (k.canonical == keys::kBackwardPrefetch) {
       fallback = default_setting(k.canonical, Value::of_string("NO_PREFETCH"),
-                                 "FullyShardedDataParallelPlugin default (None: no backward prefetch)");
+                                 SourceKind::LibraryDefault, "FullyShardedDataParallelPlugin default (None: no backward prefetch)");
     }
-    decide_with_default(l, k.canonical, std::move(fallback));
+    decide(l, k.canonical, std::move(fallback));
   }
   // The FSDP2 default state dict type differs from FSDP1's (dataclasses.py:2030-2034).
   if (l.get(keys::kStateDictType)->decided_by == nullptr) {
     const auto v = l.fsdp_version();
     if (v) {
-      decide_with_default(l, keys::kStateDictType,
+      decide(l, keys::kStateDictType,
                           default_setting(keys::kStateDictType,
                                           Value::of_string(*v == 2 ? "SHARDED_STATE_DICT" : "FULL_STATE_DICT"),
-                                          "FullyShardedDataParallelPlugin default"));
+                                          SourceKind::LibraryDefault, "FullyShardedDataParallelPlugin default"));
     }
   }
 }
@@ -519,7 +439,7 @@ void collect_trainer_call(const Document& doc, const PyCall& c, Launch& l) {
       }
       Setting s = make_setting(keys::kShardingStrategy, Value::of_string(upper(word), fsdp->region), fv, doc,
                                fsdp->region, Origin::TrainingArguments, spelled_base + "fsdp=)");
-      s.note = "trainer-fsdp1-strategy";
+      s.source = SourceKind::TrainerFsdp1StrategyWord;
       l.add(std::move(s));
     }
     if (const Value* ac = cfg_get("activation_checkpointing")) {
@@ -634,9 +554,9 @@ void resolve_python(Launch& l) {
       keys::kReshardAfterForward, keys::kActivationCheckpointing, keys::kAutoWrapPolicy,
       keys::kGradientCheckpointing, keys::kModelGradientCheckpointing, keys::kApplyActivationCheckpointing,
       keys::kLightningAcPolicy};
-  for (std::string_view key : kKeys) decide_with_default(l, key, std::nullopt, "not set in the script");
+  for (std::string_view key : kKeys) decide(l, key, std::nullopt, "not set in the script");
   for (const acc::FsdpKey& k : acc::fsdp_keys()) {
-    if (l.get(k.canonical) == nullptr) decide_with_default(l, k.canonical, std::nullopt, "not set in the script");
+    if (l.get(k.canonical) == nullptr) decide(l, k.canonical, std::nullopt, "not set in the script");
   }
 }
 
@@ -671,12 +591,12 @@ void collect_torchtitan(const Document& doc, Launch& l) {
     l.add(make_setting(keys::kTorchtitanAcMode, value_of(mode->value), value_of(mode->value), doc, mode->value.region,
                        Origin::TorchtitanConfig, "activation_checkpoint.mode"));
   } else {
-    l.add(default_setting(keys::kTorchtitanAcMode, Value::of_string("selective"), "torchtitan default"));
+    l.add(default_setting(keys::kTorchtitanAcMode, Value::of_string("selective"), SourceKind::LibraryDefault, "torchtitan default"));
   }
-  decide_with_default(l, keys::kFsdpEnabled, std::nullopt);
-  decide_with_default(l, keys::kFsdpVersion, std::nullopt);
-  decide_with_default(l, keys::kReshardAfterForward, std::nullopt, "torchtitan default depends on pipeline parallelism");
-  decide_with_default(l, keys::kTorchtitanAcMode, std::nullopt);
+  decide(l, keys::kFsdpEnabled, std::nullopt);
+  decide(l, keys::kFsdpVersion, std::nullopt);
+  decide(l, keys::kReshardAfterForward, std::nullopt, "torchtitan default depends on pipeline parallelism");
+  decide(l, keys::kTorchtitanAcMode, std::nullopt);
 }
 
 void collect_axolotl(const Document& doc, Launch& l) {
@@ -733,11 +653,11 @@ void collect_axolotl(const Document& doc, Launch& l) {
     l.add(make_setting(keys::kGradientCheckpointing, v, w, doc, gc->value.region, Origin::AxolotlConfig,
                        gc->key.text));
   } else {
-    l.add(default_setting(keys::kGradientCheckpointing, Value::of_bool(false), "axolotl default"));
+    l.add(default_setting(keys::kGradientCheckpointing, Value::of_bool(false), SourceKind::LibraryDefault, "axolotl default"));
   }
   for (std::string_view key : {keys::kFsdpEnabled, keys::kFsdpVersion, keys::kReshardAfterForward,
                                keys::kActivationCheckpointing, keys::kGradientCheckpointing}) {
-    decide_with_default(l, key, std::nullopt);
+    decide(l, key, std::nullopt);
   }
 }
 
@@ -824,8 +744,9 @@ Value normalise_fsdp_value(std::string_view prefixed_key, const Value& written) 
     case acc::FsdpValueType::Int:
       // The launcher passes strings; int("100000000") is what the plugin does with them.
       if (written.kind == ValueKind::String && !text.empty() &&
-          text.find_first_not_of("0123456789") == std::string::npos && text.size() < 19)
-        return Value::of_int(std::stoll(text), written.region);
+          text.find_first_not_of("0123456789") == std::string::npos) {
+        if (const auto n = parse::parse_int(text)) return Value::of_int(*n, written.region);
+      }
       return written;
     case acc::FsdpValueType::String:
       return written;
@@ -936,77 +857,6 @@ Launch resolve_file(const Document& doc) {
 
 namespace {
 
-std::string join_path(const std::string& base, const std::string& p) {
-  if (p.empty()) return p;
-  if (p.front() == '/' || base.empty() || base == ".") return std::filesystem::path(p).lexically_normal().generic_string();
-  return (std::filesystem::path(base) / p).lexically_normal().generic_string();
-}
-
-/// Candidates for a path written in a launch script: relative to the script's folder, then to the working
-/// directory (the repository root when launchlint runs there).
-std::vector<std::string> candidates(const Document& script_doc, const Word& w) {
-  if (!w.known || w.text.empty()) return {};
-  std::vector<std::string> out;
-  std::string dir = std::filesystem::path(script_doc.path()).parent_path().generic_string();
-  // A CI workflow's steps run from the repository root, the folder holding .github/.
-  if (const auto at = script_doc.path().find(".github/workflows/"); at != std::string::npos) {
-    dir = script_doc.path().substr(0, at);
-    if (!dir.empty() && dir.back() == '/') dir.pop_back();
-  }
-  out.push_back(join_path(dir, w.text));
-  const std::string plain = join_path("", w.text);
-  if (plain != out.front()) out.push_back(plain);
-  return out;
-}
-
-const Flag* find_flag(const LaunchCommand& c, std::string_view name) {
-  const Flag* found = nullptr;
-  for (const Flag& f : c.flags) {
-    if (f.name == name) found = &f;
-  }
-  return found;
-}
-
-/// `--name value` / `--name=value` among script arguments (HfArgumentParser style).
-struct ScriptArg {
-  std::string name;
-  std::optional<Word> value;
-  source::Region region;
-};
-
-std::vector<ScriptArg> script_arguments(const std::vector<Word>& args) {
-  std::vector<ScriptArg> out;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& t = args[i].text;
-    if (!t.starts_with("--")) continue;
-    ScriptArg a;
-    const auto eq = t.find('=');
-    a.name = t.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
-    for (char& ch : a.name) {
-      if (ch == '-') ch = '_';
-    }
-    a.region = args[i].region;
-    if (eq != std::string::npos) {
-      a.value = Word{t.substr(eq + 1), args[i].known, args[i].region};
-    } else if (i + 1 < args.size() && !args[i + 1].text.starts_with("--")) {
-      a.value = args[i + 1];
-      a.region.end = args[i + 1].region.end;
-      a.region.end_byte = args[i + 1].region.end_byte;
-      ++i;
-    }
-    out.push_back(std::move(a));
-  }
-  return out;
-}
-
-const ScriptArg* find_arg(const std::vector<ScriptArg>& args, std::string_view name) {
-  const ScriptArg* found = nullptr;
-  for (const ScriptArg& a : args) {
-    if (a.name == name) found = &a;
-  }
-  return found;
-}
-
 /// HfArgumentParser's string_to_bool (yes/true/t/y/1, no/false/f/n/0), nullopt otherwise.
 std::optional<bool> hf_bool(const std::string& s) {
   std::string l = s;
@@ -1103,7 +953,7 @@ void collect_environment(const Document& script_doc, const LaunchCommand& cmd, L
     Value written = w.known ? Value::of_string(w.text, w.region) : Value::unknown(w.region);
     Value v = w.known ? normalise_fsdp_value(k.prefixed, written) : written;
     Setting s = make_setting(info->canonical, v, written, script_doc, w.region, Origin::Environment, k.var);
-    if (launcher_overwrites && k.always_written) s.note = "overwritten by accelerate launch";
+    if (launcher_overwrites && k.always_written) s.source = SourceKind::EnvOverwrittenByLauncher;
     l.add(std::move(s));
   }
   if (auto it = cmd.env.find("ACCELERATE_USE_FSDP"); it != cmd.env.end() && !launcher_overwrites) {
@@ -1132,12 +982,7 @@ void collect_launch_flags(const Document& script_doc, const LaunchCommand& cmd, 
       add(keys::kDistributedType, Value::of_string(p->second));
     } else if ((f.name == "num_processes" || f.name == "num_machines") && f.value) {
       Value v = Value::unknown();
-      try {
-        std::size_t used = 0;
-        const long long n = std::stoll(f.value->text, &used);
-        if (used == f.value->text.size()) v = Value::of_int(n);
-      } catch (...) {
-      }
+      if (const auto n = int_of(&*f.value)) v = Value::of_int(*n);
       add(f.name == "num_processes" ? keys::kNumProcesses : keys::kNumMachines, v);
     } else if (f.name == "mixed_precision" && f.value) {
       add(keys::kMixedPrecision, Value::of_string(f.value->text));
@@ -1154,28 +999,28 @@ void decide_all_fsdp(Launch& l, bool launcher_defaults) {
     if (launcher_defaults && !k.launch_default.empty()) {
       fallback = default_setting(k.canonical,
                                  normalise_fsdp_value(k.name, Value::of_string(std::string(k.launch_default))),
-                                 "accelerate launch default of --" + std::string(k.name));
+                                 SourceKind::LauncherDefault, "accelerate launch default of --" + std::string(k.name));
     } else if (k.canonical == keys::kAutoWrapPolicy) {
       fallback = default_setting(k.canonical, Value::of_string("NO_WRAP"),
-                                 "FullyShardedDataParallelPlugin default when no wrap policy is set");
+                                 SourceKind::LibraryDefault, "FullyShardedDataParallelPlugin default when no wrap policy is set");
     } else if (k.canonical == keys::kBackwardPrefetch) {
       fallback = default_setting(k.canonical, Value::of_string("NO_PREFETCH"),
-                                 "FullyShardedDataParallelPlugin default (None: no backward prefetch)");
+                                 SourceKind::LibraryDefault, "FullyShardedDataParallelPlugin default (None: no backward prefetch)");
     } else if (!launcher_defaults) {
       // Plugin defaults without the launcher's environment (dataclasses.py:1815-2034).
-      if (k.canonical == keys::kFsdpVersion) fallback = default_setting(k.canonical, Value::of_int(1), "FullyShardedDataParallelPlugin default");
-      if (k.canonical == keys::kShardingStrategy) fallback = default_setting(k.canonical, Value::of_string("FULL_SHARD"), "FullyShardedDataParallelPlugin default");
-      if (k.canonical == keys::kReshardAfterForward) fallback = default_setting(k.canonical, Value::of_bool(true), "FullyShardedDataParallelPlugin default");
-      if (k.type == acc::FsdpValueType::Truth) fallback = default_setting(k.canonical, Value::of_bool(false), "FullyShardedDataParallelPlugin default");
+      if (k.canonical == keys::kFsdpVersion) fallback = default_setting(k.canonical, Value::of_int(1), SourceKind::LibraryDefault, "FullyShardedDataParallelPlugin default");
+      if (k.canonical == keys::kShardingStrategy) fallback = default_setting(k.canonical, Value::of_string("FULL_SHARD"), SourceKind::LibraryDefault, "FullyShardedDataParallelPlugin default");
+      if (k.canonical == keys::kReshardAfterForward) fallback = default_setting(k.canonical, Value::of_bool(true), SourceKind::LibraryDefault, "FullyShardedDataParallelPlugin default");
+      if (k.type == acc::FsdpValueType::Truth) fallback = default_setting(k.canonical, Value::of_bool(false), SourceKind::LibraryDefault, "FullyShardedDataParallelPlugin default");
     }
-    decide_with_default(l, k.canonical, std::move(fallback));
+    decide(l, k.canonical, std::move(fallback));
   }
   if (l.get(keys::kStateDictType)->decided_by == nullptr) {
     if (const auto v = l.fsdp_version()) {
-      decide_with_default(l, keys::kStateDictType,
+      decide(l, keys::kStateDictType,
                           default_setting(keys::kStateDictType,
                                           Value::of_string(*v == 2 ? "SHARDED_STATE_DICT" : "FULL_STATE_DICT"),
-                                          "FullyShardedDataParallelPlugin default"));
+                                          SourceKind::LibraryDefault, "FullyShardedDataParallelPlugin default"));
     }
   }
 }
@@ -1191,8 +1036,7 @@ void mark_unread(Launch& l) {
     const Value& sync = l.value(keys::kSyncModuleStates);
     if (cre.kind == ValueKind::Bool && cre.boolean && sync.kind == ValueKind::Bool && !sync.boolean) {
       Setting forced = default_setting(keys::kSyncModuleStates, Value::of_bool(true),
-                                       "forced on by the FSDP1 plugin because cpu_ram_efficient_loading is on");
-      forced.note = "forced on by the FSDP1 plugin because cpu_ram_efficient_loading is on";
+                                       SourceKind::LibraryDefault, "forced on by the FSDP1 plugin because cpu_ram_efficient_loading is on");
       const Setting* f = l.add(std::move(forced));
       std::vector<const Setting*> ranked{f};
       for (const Setting* o : l.assignments(keys::kSyncModuleStates)) {
@@ -1209,58 +1053,7 @@ void mark_unread(Launch& l) {
   }
 }
 
-std::optional<std::int64_t> int_of(const Word* w) {
-  if (w == nullptr || !w->known) return std::nullopt;
-  try {
-    std::size_t used = 0;
-    const long long n = std::stoll(w->text, &used);
-    if (used == w->text.size()) return n;
-  } catch (...) {
-  }
-  return std::nullopt;
-}
-
 }  // namespace
-
-FileRefs referenced_files(const Document& script_doc, const LaunchCommand& cmd) {
-  FileRefs refs;
-  auto add = [&](std::vector<std::string>& into, const Word& w) {
-    for (auto& c : candidates(script_doc, w)) into.push_back(std::move(c));
-  };
-  if (const Flag* f = find_flag(cmd, "config_file"); f != nullptr && f->value) add(refs.accelerate_config, *f->value);
-  if (cmd.script) {
-    if (cmd.tool == LaunchTool::Axolotl) {
-      add(refs.axolotl, *cmd.script);
-    } else if (cmd.tool == LaunchTool::LlamaFactory) {
-      add(refs.llamafactory, *cmd.script);
-    } else if (cmd.module) {
-      if (cmd.script->text == "axolotl.cli.train" && !cmd.script_args.empty()) {
-        add(refs.axolotl, cmd.script_args.front());
-      } else {
-        Word w = *cmd.script;
-        for (char& c : w.text) {
-          if (c == '.') c = '/';
-        }
-        w.text += ".py";
-        add(refs.script, w);
-      }
-    } else {
-      add(refs.script, *cmd.script);
-    }
-  }
-  const auto args = script_arguments(cmd.script_args);
-  if (const ScriptArg* a = find_arg(args, "fsdp_config"); a != nullptr && a->value && !a->value->text.starts_with("{"))
-    add(refs.trainer_fsdp_config, *a->value);
-  for (const char* name : {"deepspeed", "deepspeed_config"}) {
-    if (const ScriptArg* a = find_arg(args, name); a != nullptr && a->value) add(refs.deepspeed, *a->value);
-  }
-  if (cmd.tool == LaunchTool::TorchtitanRunTrain) {
-    const ScriptArg* a = find_arg(args, "job.config_file");
-    if (a != nullptr && a->value) add(refs.torchtitan, *a->value);
-    else if (auto it = cmd.env.find("CONFIG_FILE"); it != cmd.env.end()) add(refs.torchtitan, it->second);
-  }
-  return refs;
-}
 
 Launch resolve_bound(const BoundInputs& in) {
   Launch l;
@@ -1268,6 +1061,7 @@ Launch resolve_bound(const BoundInputs& in) {
   l.per_file = false;
   l.command_document = in.script_doc;
   l.command_region = cmd.region;
+  l.command = cmd;
   l.name = in.script_doc->path() + ":" + std::to_string(cmd.region.begin.line);
   for (const Document* d : {in.script_doc, in.accelerate_config, in.python, in.trainer_fsdp_config, in.deepspeed,
                             in.torchtitan, in.axolotl, in.llamafactory}) {
@@ -1320,7 +1114,7 @@ Launch resolve_bound(const BoundInputs& in) {
         }
       }
       // distributed_type: a paradigm flag beats the config file (launch.py:1214-1242).
-      decide_with_default(l, keys::kDistributedType, std::nullopt, "no config file and no paradigm flag");
+      decide(l, keys::kDistributedType, std::nullopt, "no config file and no paradigm flag");
       const Value& dt = l.value(keys::kDistributedType);
       if (dt.kind == ValueKind::String) {
         Setting s = *l.get(keys::kDistributedType)->decided_by;
@@ -1328,17 +1122,17 @@ Launch resolve_bound(const BoundInputs& in) {
         s.value = Value::of_bool(dt.text == "FSDP", s.region);
         l.add(std::move(s));
       }
-      decide_with_default(l, keys::kFsdpEnabled, std::nullopt, "distributed_type is not known");
-      decide_with_default(l, keys::kNumProcesses, std::nullopt, "not set");
-      decide_with_default(l, keys::kNumMachines, default_setting(keys::kNumMachines, Value::of_int(1), "accelerate default"));
-      decide_with_default(l, keys::kMixedPrecision,
-                          default_setting(keys::kMixedPrecision, Value::of_string("no"), "accelerate launch default"));
+      decide(l, keys::kFsdpEnabled, std::nullopt, "distributed_type is not known");
+      decide(l, keys::kNumProcesses, std::nullopt, "not set");
+      decide(l, keys::kNumMachines, default_setting(keys::kNumMachines, Value::of_int(1), SourceKind::LibraryDefault, "accelerate default"));
+      decide(l, keys::kMixedPrecision,
+                          default_setting(keys::kMixedPrecision, Value::of_string("no"), SourceKind::LauncherDefault, "accelerate launch default"));
       const Value& np = l.value(keys::kNumProcesses);
       if (np.kind == ValueKind::Int && np.integer > 0) {
         Setting ws = *l.get(keys::kNumProcesses)->decided_by;
         ws.key = std::string(keys::kWorldSize);
         l.add(std::move(ws));
-        decide_with_default(l, keys::kWorldSize, std::nullopt);
+        decide(l, keys::kWorldSize, std::nullopt);
       } else {
         l.set_unknown(keys::kWorldSize, "num_processes is not known");
       }
@@ -1382,14 +1176,14 @@ Launch resolve_bound(const BoundInputs& in) {
         s.spelled = std::string(to_string(cmd.tool));
         l.add(std::move(s));
       }
-      decide_with_default(l, keys::kWorldSize, std::nullopt, "the launcher's process count is not known");
+      decide(l, keys::kWorldSize, std::nullopt, "the launcher's process count is not known");
       // Without accelerate's launcher, FSDP is on only with a plugin, the Trainer's fsdp, or
       // ACCELERATE_USE_FSDP=true (accelerator.py:387-396).
       std::optional<Setting> off;
       if (in.python != nullptr)
         off = default_setting(keys::kFsdpEnabled, Value::of_bool(false),
-                              "FSDP is off without a plugin, Trainer fsdp or ACCELERATE_USE_FSDP=true");
-      decide_with_default(l, keys::kFsdpEnabled, std::move(off), "the script is not known");
+                              SourceKind::LibraryDefault, "FSDP is off without a plugin, Trainer fsdp or ACCELERATE_USE_FSDP=true");
+      decide(l, keys::kFsdpEnabled, std::move(off), "the script is not known");
       if (l.fsdp_enabled()) {
         Setting dt = *l.get(keys::kFsdpEnabled)->decided_by;
         dt.key = std::string(keys::kDistributedType);
@@ -1397,16 +1191,16 @@ Launch resolve_bound(const BoundInputs& in) {
         l.add(std::move(dt));
       } else if (const auto ws = l.world_size(); ws && l.value(keys::kFsdpEnabled).kind == ValueKind::Bool) {
         l.add(default_setting(keys::kDistributedType, Value::of_string(*ws > 1 ? "MULTI_GPU" : "NO"),
-                              "Accelerator's state from the process count"));
+                              SourceKind::LibraryDefault, "Accelerator's state from the process count"));
       }
-      decide_with_default(l, keys::kDistributedType, std::nullopt, "not known");
+      decide(l, keys::kDistributedType, std::nullopt, "not known");
       if (auto it = cmd.env.find("ACCELERATE_MIXED_PRECISION"); it != cmd.env.end() && it->second.known) {
         l.add(make_setting(keys::kMixedPrecision, Value::of_string(it->second.text, it->second.region),
                            Value::of_string(it->second.text), *in.script_doc, it->second.region, Origin::Environment,
                            "ACCELERATE_MIXED_PRECISION"));
       }
-      decide_with_default(l, keys::kMixedPrecision,
-                          default_setting(keys::kMixedPrecision, Value::of_string("no"), "Accelerator default"));
+      decide(l, keys::kMixedPrecision,
+                          default_setting(keys::kMixedPrecision, Value::of_string("no"), SourceKind::LibraryDefault, "Accelerator default"));
       decide_all_fsdp(l, false);
       mark_unread(l);
       break;
@@ -1428,10 +1222,11 @@ Launch resolve_bound(const BoundInputs& in) {
       } else {
         s.value = Value::of_int(8);
         s.origin = Origin::Default;
+        s.source = SourceKind::LauncherDefault;
         s.note = "run_train.sh default NGPU=8";
       }
       l.add(std::move(s));
-      decide_with_default(l, keys::kWorldSize, std::nullopt);
+      decide(l, keys::kWorldSize, std::nullopt);
       break;
     }
     case LaunchTool::Axolotl:
@@ -1454,14 +1249,14 @@ Launch resolve_bound(const BoundInputs& in) {
         s.spelled = "NPROC_PER_NODE";
         l.add(std::move(s));
       }
-      decide_with_default(l, keys::kWorldSize, std::nullopt, "NPROC_PER_NODE is not set: all visible GPUs");
+      decide(l, keys::kWorldSize, std::nullopt, "NPROC_PER_NODE is not set: all visible GPUs");
       break;
     }
   }
   // Checkpointing switches of the script.
   for (std::string_view key : {keys::kGradientCheckpointing, keys::kModelGradientCheckpointing,
                                keys::kApplyActivationCheckpointing, keys::kLightningAcPolicy}) {
-    if (l.get(key) == nullptr) decide_with_default(l, key, std::nullopt, "not set");
+    if (l.get(key) == nullptr) decide(l, key, std::nullopt, "not set");
   }
   return l;
 }

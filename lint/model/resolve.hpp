@@ -3,7 +3,7 @@
 #pragma once
 
 #include "lint/model/launch.hpp"
-#include "lint/model/launch_command.hpp"
+#include "lint/parse/shell_reader.hpp"
 
 namespace lint::model {
 
@@ -14,7 +14,7 @@ Launch resolve_file(const Document& doc);
 /// The documents bound to one launch command.
 struct BoundInputs {
   const Document* script_doc = nullptr;      ///< the launch script the command is in
-  const LaunchCommand* command = nullptr;
+  const parse::LaunchCommand* command = nullptr;
   const Document* accelerate_config = nullptr;
   const Document* python = nullptr;          ///< the training script
   const Document* trainer_fsdp_config = nullptr;  ///< `--fsdp_config x.json` given to the Trainer
@@ -23,13 +23,6 @@ struct BoundInputs {
   const Document* axolotl = nullptr;
   const Document* llamafactory = nullptr;
 };
-
-/// Paths a launch command refers to, relative to the working directory, in the order they are tried.
-struct FileRefs {
-  std::vector<std::string> accelerate_config, script, trainer_fsdp_config, deepspeed, torchtitan, axolotl,
-      llamafactory;
-};
-FileRefs referenced_files(const Document& script_doc, const LaunchCommand& command);
 
 /// The effective configuration of a launch bound across files, with the real precedence (knowledge §3.1):
 /// Python plugin field > Trainer plugin args (for the keys it sets) > `--fsdp_*` flag > config file > flag

@@ -1,6 +1,8 @@
 // Settings: typed values with provenance, and the canonical keys of the effective configuration.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -28,6 +30,27 @@ enum class Origin : std::uint8_t {
 
 std::string_view to_string(Origin o);
 
+/// The typed source of an assignment, finer than Origin: each launcher's precedence is a rank table over these
+/// (lint/model/precedence.hpp). Decisions read this, never `note` (which is presentation only).
+enum class SourceKind : std::uint8_t {
+  Unspecified,               ///< not set by the collector: derived from Origin (source_kind_of)
+  TorchCall,                 ///< torch `FullyShardedDataParallel(...)` / `fully_shard(...)`
+  LightningStrategy,         ///< Lightning `FSDPStrategy(...)`
+  PluginField,               ///< a `FullyShardedDataParallelPlugin` field or attribute set in the script
+  TrainerArgument,           ///< TrainingArguments / TRL config / HfArgumentParser CLI / Trainer fsdp_config
+  TrainerFsdp1StrategyWord,  ///< the Trainer's FSDP1 strategy word, passed where FSDP1 never reads it
+  ScriptCall,                ///< other calls in the script (`gradient_checkpointing_enable()`, ...)
+  LauncherFlag,              ///< a launcher flag (`accelerate launch --x`, torchrun's process count)
+  ConfigFile,                ///< a config file (accelerate YAML, torchtitan TOML, axolotl YAML, DeepSpeed JSON)
+  LauncherDefault,           ///< the default the launcher exports when nothing sets it (a flag's default)
+  LibraryDefault,            ///< a library default (the plugin's, Accelerator's, torchtitan's)
+  InheritedEnv,              ///< an environment variable of the launch script that the launcher passes through
+  EnvOverwrittenByLauncher,  ///< an environment variable of the launch script that the launcher always overwrites
+};
+inline constexpr std::size_t kSourceKindCount = 13;
+
+std::string_view to_string(SourceKind k);
+
 /// One assignment of one setting somewhere in the launch.
 struct Setting {
   std::string key;        ///< canonical key, see keys below
@@ -37,8 +60,12 @@ struct Setting {
   source::Region region;  ///< where it is written (the value; for a flag, the flag and its value)
   Origin origin = Origin::Default;
   std::string spelled;    ///< how the user wrote the key: `fsdp_config.fsdp_sharding_strategy`, `--fsdp_version`
-  std::string note;       ///< for defaults: whose default it is ("accelerate launch default")
+  std::string note;       ///< presentation only: for defaults, whose default it is ("accelerate launch default")
+  SourceKind source = SourceKind::Unspecified;  ///< what precedence reads (Unspecified: derived from origin)
 };
+
+/// The typed source of `s`: its own when set, else the one its Origin implies (Default: a library default).
+SourceKind source_kind_of(const Setting& s);
 
 /// Canonical keys of the effective configuration.
 namespace keys {

@@ -22,7 +22,6 @@ struct ReportInput {
   const std::map<std::string, source::SourcePtr>* sources = nullptr;  ///< by Diagnostic::path, for snippets
   std::string srcroot;     ///< absolute directory, ending in '/', that relative paths are relative to (SARIF %SRCROOT%)
   bool color = false;      ///< ANSI colour (text)
-  bool show_fixes = false;
   std::size_t files_checked = 0;
 };
 

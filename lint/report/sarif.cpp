@@ -1,5 +1,6 @@
-// The `sarif` format: SARIF 2.1.0 as GitHub code scanning ingests it (DESIGN.md §4), clean under
-// `sarif-multitool validate --rule-kind "Sarif;Gh"`.
+// The `sarif` format: SARIF 2.1.0 as GitHub code scanning ingests it ("SARIF support for code scanning",
+// https://docs.github.com/en/code-security/code-scanning/integrating-with-code-scanning/sarif-support-for-code-scanning),
+// clean under `sarif-multitool validate --rule-kind "Sarif;Gh"`.
 #include <fmt/format.h>
 
 #include <map>

@@ -39,12 +39,12 @@ class OverriddenSetting final : public rule::Rule {
         if (loser->origin == winner.origin && loser->path == winner.path) continue;  // YML003/DS004 cover repeats
         const bool critical = kCritical.count(key) != 0;
         std::string message;
-        if (loser->note == "trainer-fsdp1-strategy") {
+        if (loser->source == model::SourceKind::TrainerFsdp1StrategyWord) {
           message = "Under FSDP1 the Trainer passes `fsdp=" + loser->written.display() +
                     "` as `reshard_after_forward`, which FSDP1 never reads: the effective strategy is " +
                     winner.value.display() + " from " + describe(winner) +
                     ". Set the strategy there (fsdp_sharding_strategy), or use FSDP2 (fsdp_config version 2).";
-        } else if (loser->note == "overwritten by accelerate launch") {
+        } else if (loser->source == model::SourceKind::EnvOverwrittenByLauncher) {
           message = "`" + loser->spelled + "=" + loser->written.text + "` is overwritten: `accelerate launch` always "
                     "exports it, here as " + winner.value.display() + " from " + describe(winner) +
                     ". Set it in the config file or with an `--fsdp_*` flag instead.";

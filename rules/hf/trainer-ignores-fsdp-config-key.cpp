@@ -1,6 +1,6 @@
 // HF001: an `fsdp_config` given to the Trainer (JSON file or dict literal) holds keys transformers 5.17 never
 // reads: accelerate-style strategy/offload keys, typos, or FSDP1-only keys under FSDP2
-// (knowledge/trainer_deepspeed_torchtitan.md §A.2, §A.3, §E.A-5).
+// (transformers v5.17.0 src/transformers/training_args.py:2743-2745 strips `fsdp_`, :2765-2841 reads the keys).
 #include <algorithm>
 #include <array>
 #include <optional>
@@ -44,7 +44,8 @@ struct Item {
   model::Value value;      ///< its value (Unknown when not known)
 };
 
-/// The FSDP version the Trainer uses: `fsdp_version` beats `version` (pop-then-assign, §A.3), default 2;
+/// The FSDP version the Trainer uses: `fsdp_version` beats `version` (pop-then-assign, transformers v5.17.0
+/// src/transformers/training_args.py:2743-2745), default 2;
 /// nullopt when not statically known.
 std::optional<int> fsdp_version(const std::vector<Item>& items) {
   const Item* plain = nullptr;

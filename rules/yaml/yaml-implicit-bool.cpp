@@ -22,7 +22,8 @@ struct StringKey {
   std::span<const std::string_view> choices;  ///< the accepted strings (any case); empty = free text
 };
 
-// Which string keys the bool breaks, per section (knowledge/accelerate_fsdp.md §1.1, §1.2, §1.4, §1.5).
+// Which string keys the bool breaks, per section: accelerate src/accelerate/commands/config/config_args.py:55-173,
+// src/accelerate/utils/launch.py:278-282 and :304-332, src/accelerate/utils/constants.py:38-40 (docs/sources.md).
 const StringKey kAccelerateTop[] = {
     {"mixed_precision", Severity::Error,
      "`accelerate launch` crashes with AttributeError: 'bool' object has no attribute 'lower'",
@@ -46,7 +47,7 @@ const StringKey kDynamo[] = {
     {"backend", Severity::Warning, "$KEY takes a dynamo backend name", acc::dynamo_backends()},
 };
 
-// DeepSpeed's offload devices (`none` is accelerate's default, knowledge/accelerate_fsdp.md §1.5).
+// DeepSpeed's offload devices (`none` is accelerate's default, src/accelerate/utils/dataclasses.py:1229-1244).
 constexpr std::string_view kOffloadDevices[] = {"none", "cpu", "nvme"};
 
 const StringKey kDeepSpeed[] = {

@@ -1,5 +1,7 @@
 #include "tests/support/fixture_support.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -99,6 +101,72 @@ std::string describe(const std::multiset<Finding>& findings) {
   std::string s;
   for (const auto& [file, line, code] : findings) s += "  " + file + ":" + std::to_string(line) + " " + code + "\n";
   return s.empty() ? "  (none)\n" : s;
+}
+
+fs::path snapshot_path(std::string_view slug, std::string_view case_name) {
+  return fs::path(LAUNCHLINT_SOURCE_DIR) / "tests" / "snapshots" / std::string(slug) /
+         (std::string(case_name) + ".snap");
+}
+
+namespace {
+
+std::string location(const fs::path& root, const std::string& path, const source::Region& r) {
+  std::string rel = fs::path(path).lexically_relative(root).generic_string();
+  if (rel.empty()) rel = path;
+  if (!r.valid()) return rel;
+  return rel + ":" + std::to_string(r.begin.line) + ":" + std::to_string(r.begin.column) + "-" +
+         std::to_string(r.end.line) + ":" + std::to_string(r.end.column);
+}
+
+/// One line per message: newlines are written as `\n` so that a snapshot line is always one diagnostic. Paths
+/// inside the message are written relative to the case, as locations are, so a snapshot does not depend on
+/// where the checkout lives.
+std::string one_line(std::string_view text, const fs::path& root) {
+  const std::string prefix = root.generic_string() + "/";
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text.compare(i, prefix.size(), prefix) == 0) {
+      i += prefix.size() - 1;
+      continue;
+    }
+    if (text[i] == '\n') out += "\\n";
+    else out += text[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render_snapshot(const fs::path& case_path, std::string_view case_label,
+                            const std::vector<std::string>& codes, std::vector<rule::Diagnostic> diagnostics) {
+  const fs::path root = fs::is_directory(case_path) ? case_path : case_path.parent_path();
+  std::stable_sort(diagnostics.begin(), diagnostics.end());
+  std::string out = "# " + std::string(case_label) + " --select ";
+  for (std::size_t i = 0; i < codes.size(); ++i) out += (i == 0 ? "" : ",") + codes[i];
+  out += "\n";
+  for (const rule::Diagnostic& d : diagnostics) {
+    out += location(root, d.path, d.region) + ": " + d.code + " [" + std::string(rule::to_string(d.severity)) + "] " +
+           one_line(d.message, root);
+    if (d.suppressed) out += " (suppressed)";
+    out += "\n";
+    for (const rule::RelatedLocation& rel : d.related) {
+      out += "  = " + location(root, rel.path, rel.region) + ": " + one_line(rel.message, root) + "\n";
+    }
+  }
+  if (diagnostics.empty()) out += "(no findings)\n";
+  return out;
+}
+
+bool update_golden() {
+  const char* v = std::getenv("UPDATE_GOLDEN");
+  return v != nullptr && std::string_view(v) == "1";
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
 }  // namespace lint::testing

@@ -35,4 +35,20 @@ std::multiset<Finding> lint_case(const std::filesystem::path& case_path, const s
 
 std::string describe(const std::multiset<Finding>& findings);
 
+/// Where the snapshot of fixture case `fixtures/<slug>/<case_name>` lives: `tests/snapshots/<slug>/<case_name>.snap`.
+std::filesystem::path snapshot_path(std::string_view slug, std::string_view case_name);
+
+/// The snapshot text of one case: a header naming the case and the selected codes, then one line per diagnostic,
+/// `FILE:LINE:COL-ENDLINE:ENDCOL: CODE [severity] message` (paths relative to the case root, a whole-file finding
+/// without a position as `FILE:`), each related location below it as `  = FILE:LINE:COL-ENDLINE:ENDCOL: message`;
+/// `(no findings)` for a clean case.
+std::string render_snapshot(const std::filesystem::path& case_path, std::string_view case_label,
+                            const std::vector<std::string>& codes, std::vector<rule::Diagnostic> diagnostics);
+
+/// True when the run should rewrite goldens and snapshots instead of comparing (`UPDATE_GOLDEN=1`).
+bool update_golden();
+
+/// A file's whole text ("" when it cannot be read).
+std::string read_text(const std::filesystem::path& path);
+
 }  // namespace lint::testing

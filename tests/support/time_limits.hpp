@@ -1,5 +1,5 @@
 // Bounds for the "finishes, does not hang" checks of the unit tests. They guard against quadratic blow-ups and
-// hangs, not speed (the benchmark harness measures that): generous, and ten times more under sanitizers.
+// hangs, not speed (nothing here measures speed): generous, and ten times more under sanitizers.
 #pragma once
 
 namespace lint::testing {

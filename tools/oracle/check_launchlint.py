@@ -36,7 +36,7 @@ For every case of ``results.json``:
    ``kind`` in ``value`` / ``missed-error`` / ``false-error`` (``key`` for ``value``). Exit 1 on a
    disagreement that is not listed and on a listed one that no longer occurs (stale), so the list stays
    honest. ``--list-unlisted`` prints the unlisted ones in that format (reason left empty, to be written by
-   a person after checking the knowledge base).
+   a person after checking the libraries' source).
 
 Normalisation (oracle key -> launchlint canonical key; ``effective.X`` -> ``X``, ``effective.fsdp.X`` ->
 ``fsdp.X``, ``transformer_cls_names_to_wrap`` -> ``fsdp.transformer_layer_cls_to_wrap``):

@@ -9,9 +9,9 @@ the exception. The case format is documented in ``tools/oracle/README.md``.
 
 The set is systematic (a matrix over sharding strategies, FSDP versions, reshard values, CLI
 overrides, boolean spellings, YAML typing traps, unknown keys, wrap policies, state-dict types,
-Trainer options) plus one case for every probe the knowledge base records (accelerate_fsdp.md §7:
-p1 A-Z, p2, p3 T1-T14). Those carry ``knowledge: {ref, expect}`` so that ``compare_knowledge.py``
-can check the recorded behaviour against the oracle's results.
+Trainer options) plus one case for every probe recorded while the rules were researched (from the libraries'
+source and small runs: p1 A-Z, p2, p3 T1-T14). Those carry ``recorded: {ref, expect}`` so that
+``compare_probes.py`` can check the recorded behaviour against the oracle's results.
 
 Standard library only; the output is deterministic (same input, byte-identical file).
 
@@ -97,7 +97,7 @@ def case(
     training_args=None,
     prepare=False,
     model=None,
-    knowledge=None,
+    recorded=None,
 ):
     """Build one case dict in the documented key order.
 
@@ -127,8 +127,8 @@ def case(
     }
     if model is not None:
         out["model"] = model
-    if knowledge is not None:
-        out["knowledge"] = knowledge
+    if recorded is not None:
+        out["recorded"] = recorded
     return out
 
 
@@ -593,212 +593,212 @@ def group_prepare():
 
 
 # --------------------------------------------------------------------------------------------------
-# Named probes from knowledge/accelerate_fsdp.md §7
+# Named probes: behaviour recorded before the oracle existed, re-checked by compare_probes.py
 # --------------------------------------------------------------------------------------------------
 
-def group_knowledge_p1():
-    ref = "accelerate_fsdp.md §7 p1 "
+def group_probes_p1():
+    ref = "probe p1 "
     sgo_v1 = acc_config(fsdp(1, fsdp_sharding_strategy="SHARD_GRAD_OP"))
     out = [
-        case("p1-A", "knowledge", "v1 + fsdp_reshard_after_forward SHARD_GRAD_OP",
+        case("p1-A", "probes", "v1 + fsdp_reshard_after_forward SHARD_GRAD_OP",
              config=acc_config(fsdp(1, fsdp_reshard_after_forward="SHARD_GRAD_OP")),
-             knowledge=kn(ref + "A", stage=None, launch_env__FSDP_SHARDING_STRATEGY="FULL_SHARD",
+             recorded=kn(ref + "A", stage=None, launch_env__FSDP_SHARDING_STRATEGY="FULL_SHARD",
                           launch_env__FSDP_RESHARD_AFTER_FORWARD="shard_grad_op",
                           effective__fsdp__sharding_strategy="FULL_SHARD", plugin__reshard_after_forward=None)),
-        case("p1-B", "knowledge", "fsdp_sharding_strategy SHARD_GRAD_OP", config=sgo_v1,
-             knowledge=kn(ref + "B", stage=None, effective__fsdp__sharding_strategy="SHARD_GRAD_OP")),
-        case("p1-C", "knowledge", "B + --fsdp_sharding_strategy FULL_SHARD", config=sgo_v1,
+        case("p1-B", "probes", "fsdp_sharding_strategy SHARD_GRAD_OP", config=sgo_v1,
+             recorded=kn(ref + "B", stage=None, effective__fsdp__sharding_strategy="SHARD_GRAD_OP")),
+        case("p1-C", "probes", "B + --fsdp_sharding_strategy FULL_SHARD", config=sgo_v1,
              launch_flags=["--fsdp_sharding_strategy", "FULL_SHARD"],
-             knowledge=kn(ref + "C", stage=None, effective__fsdp__sharding_strategy="FULL_SHARD")),
-        case("p1-C2", "knowledge", "B + --fsdp-sharding-strategy NO_SHARD", config=sgo_v1,
+             recorded=kn(ref + "C", stage=None, effective__fsdp__sharding_strategy="FULL_SHARD")),
+        case("p1-C2", "probes", "B + --fsdp-sharding-strategy NO_SHARD", config=sgo_v1,
              launch_flags=["--fsdp-sharding-strategy", "NO_SHARD"],
-             knowledge=kn(ref + "C2", stage=None, effective__fsdp__sharding_strategy="NO_SHARD")),
-        case("p1-D", "knowledge", "fsdp_sharding_strategy 2", config=acc_config(fsdp(1, fsdp_sharding_strategy=2)),
-             knowledge=kn(ref + "D", stage=None, effective__fsdp__sharding_strategy="SHARD_GRAD_OP")),
-        case("p1-E", "knowledge", "fsdp_sharding_strategy shard_grad_op",
+             recorded=kn(ref + "C2", stage=None, effective__fsdp__sharding_strategy="NO_SHARD")),
+        case("p1-D", "probes", "fsdp_sharding_strategy 2", config=acc_config(fsdp(1, fsdp_sharding_strategy=2)),
+             recorded=kn(ref + "D", stage=None, effective__fsdp__sharding_strategy="SHARD_GRAD_OP")),
+        case("p1-E", "probes", "fsdp_sharding_strategy shard_grad_op",
              config=acc_config(fsdp(1, fsdp_sharding_strategy="shard_grad_op")),
-             knowledge=kn(ref + "E", stage=None, effective__fsdp__sharding_strategy="SHARD_GRAD_OP")),
-        case("p1-E2", "knowledge", "fsdp_sharding_strategy ZERO3", config=acc_config(fsdp(1, fsdp_sharding_strategy="ZERO3")),
-             knowledge=kn(ref + "E2", stage="plugin", error__type="KeyError")),
-        case("p1-E3", "knowledge", "fsdp_sharding_strategy 6", config=acc_config(fsdp(1, fsdp_sharding_strategy=6)),
-             knowledge=kn(ref + "E3", stage="plugin", error__type="ValueError",
+             recorded=kn(ref + "E", stage=None, effective__fsdp__sharding_strategy="SHARD_GRAD_OP")),
+        case("p1-E2", "probes", "fsdp_sharding_strategy ZERO3", config=acc_config(fsdp(1, fsdp_sharding_strategy="ZERO3")),
+             recorded=kn(ref + "E2", stage="plugin", error__type="KeyError")),
+        case("p1-E3", "probes", "fsdp_sharding_strategy 6", config=acc_config(fsdp(1, fsdp_sharding_strategy=6)),
+             recorded=kn(ref + "E3", stage="plugin", error__type="ValueError",
                           error__message_contains="6 is not a valid ShardingStrategy")),
-        case("p1-E4", "knowledge", "both keys: strategy NO_SHARD, reshard SHARD_GRAD_OP",
+        case("p1-E4", "probes", "both keys: strategy NO_SHARD, reshard SHARD_GRAD_OP",
              config=acc_config(fsdp(1, fsdp_sharding_strategy="NO_SHARD", fsdp_reshard_after_forward="SHARD_GRAD_OP")),
-             knowledge=kn(ref + "E4", stage=None, effective__fsdp__sharding_strategy="NO_SHARD")),
-        case("p1-F", "knowledge", "v2 + fsdp_sharding_strategy SHARD_GRAD_OP",
+             recorded=kn(ref + "E4", stage=None, effective__fsdp__sharding_strategy="NO_SHARD")),
+        case("p1-F", "probes", "v2 + fsdp_sharding_strategy SHARD_GRAD_OP",
              config=acc_config(fsdp(2, fsdp_sharding_strategy="SHARD_GRAD_OP")),
-             knowledge=kn(ref + "F", stage=None, effective__fsdp__reshard_after_forward=True)),
-        case("p1-G", "knowledge", "v2 + fsdp_reshard_after_forward false",
+             recorded=kn(ref + "F", stage=None, effective__fsdp__reshard_after_forward=True)),
+        case("p1-G", "probes", "v2 + fsdp_reshard_after_forward false",
              config=acc_config(fsdp(2, fsdp_reshard_after_forward=False)),
-             knowledge=kn(ref + "G", stage=None, effective__fsdp__reshard_after_forward=False)),
-        case("p1-H", "knowledge", "v2 + fsdp_reshard_after_forward SHARD_GRAD_OP",
+             recorded=kn(ref + "G", stage=None, effective__fsdp__reshard_after_forward=False)),
+        case("p1-H", "probes", "v2 + fsdp_reshard_after_forward SHARD_GRAD_OP",
              config=acc_config(fsdp(2, fsdp_reshard_after_forward="SHARD_GRAD_OP")),
-             knowledge=kn(ref + "H", stage="plugin", error__type="ValueError",
+             recorded=kn(ref + "H", stage="plugin", error__type="ValueError",
                           error__message_contains="invalid truth value shard_grad_op")),
-        case("p1-H2", "knowledge", "v1 + fsdp_reshard_after_forward false",
+        case("p1-H2", "probes", "v1 + fsdp_reshard_after_forward false",
              config=acc_config(fsdp(1, fsdp_reshard_after_forward=False)),
-             knowledge=kn(ref + "H2", stage=None, effective__fsdp__sharding_strategy="FULL_SHARD")),
-        case("p1-I", "knowledge", "fsdp_sync_module_states false alone",
+             recorded=kn(ref + "H2", stage=None, effective__fsdp__sharding_strategy="FULL_SHARD")),
+        case("p1-I", "probes", "fsdp_sync_module_states false alone",
              config=acc_config(fsdp(1, fsdp_sync_module_states=False)),
-             knowledge=kn(ref + "I", stage="env", error__type="ValueError",
+             recorded=kn(ref + "I", stage="env", error__type="ValueError",
                           error__message_contains="set `--fsdp_sync_module_states` to `True`")),
-        case("p1-J", "knowledge", "sync false + cpu_ram_efficient_loading false",
+        case("p1-J", "probes", "sync false + cpu_ram_efficient_loading false",
              config=acc_config(fsdp(1, fsdp_sync_module_states=False, fsdp_cpu_ram_efficient_loading=False)),
-             knowledge=kn(ref + "J", stage=None, effective__fsdp__sync_module_states=False)),
-        case("p1-J2", "knowledge", "CLI --fsdp_sync_module_states false --fsdp_cpu_ram_efficient_loading true",
+             recorded=kn(ref + "J", stage=None, effective__fsdp__sync_module_states=False)),
+        case("p1-J2", "probes", "CLI --fsdp_sync_module_states false --fsdp_cpu_ram_efficient_loading true",
              config=acc_config(fsdp(1)),
              launch_flags=["--fsdp_sync_module_states", "false", "--fsdp_cpu_ram_efficient_loading", "true"],
-             knowledge=kn(ref + "J2", stage=None, effective__fsdp__sync_module_states=True,
+             recorded=kn(ref + "J2", stage=None, effective__fsdp__sync_module_states=True,
                           warnings_contains="sync_module_states cannot be False")),
-        case("p1-K", "knowledge", "--multi_gpu + FSDP YAML", config=sgo_v1, launch_flags=["--multi_gpu"],
-             knowledge=kn(ref + "K", stage=None, launcher__args__use_fsdp=False, effective__fsdp__enabled=False,
+        case("p1-K", "probes", "--multi_gpu + FSDP YAML", config=sgo_v1, launch_flags=["--multi_gpu"],
+             recorded=kn(ref + "K", stage=None, launcher__args__use_fsdp=False, effective__fsdp__enabled=False,
                           launch_env__ACCELERATE_USE_FSDP=None)),
-        case("p1-L", "knowledge", "typo fsdp_sharding_stratgy",
+        case("p1-L", "probes", "typo fsdp_sharding_stratgy",
              config=acc_config(fsdp(1, fsdp_sharding_stratgy="SHARD_GRAD_OP")),
-             knowledge=kn(ref + "L", stage=None, effective__fsdp__sharding_strategy="FULL_SHARD")),
-        case("p1-M", "knowledge", "top-level fsdp_sharding_strategy",
+             recorded=kn(ref + "L", stage=None, effective__fsdp__sharding_strategy="FULL_SHARD")),
+        case("p1-M", "probes", "top-level fsdp_sharding_strategy",
              config=acc_config(fsdp(1), fsdp_sharding_strategy="SHARD_GRAD_OP"),
-             knowledge=kn(ref + "M", stage="validate", error__type="ValueError", error__message_contains="unknown keys")),
-        case("p1-N", "knowledge", "un-prefixed sharding_strategy / state_dict_type",
+             recorded=kn(ref + "M", stage="validate", error__type="ValueError", error__message_contains="unknown keys")),
+        case("p1-N", "probes", "un-prefixed sharding_strategy / state_dict_type",
              config=acc_config({"fsdp_version": 1, "sharding_strategy": "SHARD_GRAD_OP", "state_dict_type": "SHARDED_STATE_DICT"}),
-             knowledge=kn(ref + "N", stage=None, effective__fsdp__sharding_strategy="SHARD_GRAD_OP",
+             recorded=kn(ref + "N", stage=None, effective__fsdp__sharding_strategy="SHARD_GRAD_OP",
                           effective__fsdp__state_dict_type="SHARDED_STATE_DICT")),
-        case("p1-O", "knowledge", "fsdp_min_num_params: 1e8 (YAML) + SIZE_BASED_WRAP",
+        case("p1-O", "probes", "fsdp_min_num_params: 1e8 (YAML) + SIZE_BASED_WRAP",
              config_text=YAML_HEAD + "mixed_precision: bf16\nfsdp_config:\n  fsdp_version: 1\n"
                          "  fsdp_auto_wrap_policy: SIZE_BASED_WRAP\n  fsdp_min_num_params: 1e8\n",
-             knowledge=kn(ref + "O", stage="plugin", error__type="ValueError",
+             recorded=kn(ref + "O", stage="plugin", error__type="ValueError",
                           error__message_contains="invalid literal for int()")),
-        case("p1-O2", "knowledge", "fsdp_min_num_params integer + SIZE_BASED_WRAP",
+        case("p1-O2", "probes", "fsdp_min_num_params integer + SIZE_BASED_WRAP",
              config=acc_config(fsdp(1, fsdp_auto_wrap_policy="SIZE_BASED_WRAP", fsdp_min_num_params=100000000)),
-             knowledge=kn(ref + "O2", stage=None, effective__fsdp__min_num_params=100000000)),
-        case("p1-O3", "knowledge", "SIZE_BASED_WRAP, no fsdp_min_num_params",
+             recorded=kn(ref + "O2", stage=None, effective__fsdp__min_num_params=100000000)),
+        case("p1-O3", "probes", "SIZE_BASED_WRAP, no fsdp_min_num_params",
              config=acc_config(fsdp(1, fsdp_auto_wrap_policy="SIZE_BASED_WRAP")),
-             knowledge=kn(ref + "O3", stage=None, effective__fsdp__min_num_params=100000000)),
-        case("p1-P", "knowledge", "lower-case wrap policy + 'LlamaDecoderLayer,LlamaMLP'",
+             recorded=kn(ref + "O3", stage=None, effective__fsdp__min_num_params=100000000)),
+        case("p1-P", "probes", "lower-case wrap policy + 'LlamaDecoderLayer,LlamaMLP'",
              config=acc_config(fsdp(1, fsdp_auto_wrap_policy="transformer_based_wrap",
                                     fsdp_transformer_layer_cls_to_wrap="LlamaDecoderLayer,LlamaMLP")),
-             knowledge=kn(ref + "P", stage=None, effective__fsdp__auto_wrap_policy="TRANSFORMER_BASED_WRAP",
+             recorded=kn(ref + "P", stage=None, effective__fsdp__auto_wrap_policy="TRANSFORMER_BASED_WRAP",
                           effective__fsdp__transformer_cls_names_to_wrap=["LlamaDecoderLayer", "LlamaMLP"])),
-        case("p1-P2", "knowledge", "fsdp_auto_wrap_policy TRANSFORMER",
+        case("p1-P2", "probes", "fsdp_auto_wrap_policy TRANSFORMER",
              config=acc_config(fsdp(1, fsdp_auto_wrap_policy="TRANSFORMER")),
-             knowledge=kn(ref + "P2", stage="plugin", error__type="ValueError",
+             recorded=kn(ref + "P2", stage="plugin", error__type="ValueError",
                           error__message_contains="Invalid auto wrap policy")),
-        case("p1-Q", "knowledge", "removed fsdp_backward_prefetch_policy key",
+        case("p1-Q", "probes", "removed fsdp_backward_prefetch_policy key",
              config=acc_config(fsdp(1, fsdp_backward_prefetch_policy="BACKWARD_PRE")),
-             knowledge=kn(ref + "Q", stage=None, effective__fsdp__backward_prefetch=None)),
-        case("p1-Q-cli", "knowledge", "removed --fsdp_backward_prefetch_policy flag", config=acc_config(fsdp(1)),
+             recorded=kn(ref + "Q", stage=None, effective__fsdp__backward_prefetch=None)),
+        case("p1-Q-cli", "probes", "removed --fsdp_backward_prefetch_policy flag", config=acc_config(fsdp(1)),
              launch_flags=["--fsdp_backward_prefetch_policy", "BACKWARD_PRE"],
-             knowledge=kn(ref + "Q (CLI)", stage="parse", error__message_contains="unrecognized arguments")),
-        case("p1-Q2", "knowledge", "fsdp_backward_prefetch backward_post",
+             recorded=kn(ref + "Q (CLI)", stage="parse", error__message_contains="unrecognized arguments")),
+        case("p1-Q2", "probes", "fsdp_backward_prefetch backward_post",
              config=acc_config(fsdp(1, fsdp_backward_prefetch="backward_post")),
-             knowledge=kn(ref + "Q2", stage=None, effective__fsdp__backward_prefetch="BACKWARD_POST")),
-        case("p1-R", "knowledge", "v2 + LOCAL_STATE_DICT",
+             recorded=kn(ref + "Q2", stage=None, effective__fsdp__backward_prefetch="BACKWARD_POST")),
+        case("p1-R", "probes", "v2 + LOCAL_STATE_DICT",
              config=acc_config(fsdp(2, fsdp_state_dict_type="LOCAL_STATE_DICT")),
-             knowledge=kn(ref + "R", stage="plugin", error__type="ValueError",
+             recorded=kn(ref + "R", stage="plugin", error__type="ValueError",
                           error__message_contains="FSDP2 does not support LOCAL_STATE_DICT")),
-        case("p1-S", "knowledge", "v2 + forward/backward prefetch, use_orig_params, sync_module_states",
+        case("p1-S", "probes", "v2 + forward/backward prefetch, use_orig_params, sync_module_states",
              config=acc_config(fsdp(2, fsdp_forward_prefetch=True, fsdp_backward_prefetch="BACKWARD_PRE",
                                     fsdp_use_orig_params=True, fsdp_sync_module_states=True)),
-             knowledge=kn(ref + "S", stage=None, effective__fsdp__backward_prefetch=None,
+             recorded=kn(ref + "S", stage=None, effective__fsdp__backward_prefetch=None,
                           effective__fsdp__forward_prefetch=None, effective__fsdp__use_orig_params=None,
                           effective__fsdp__sync_module_states=None,
                           warnings_contains="backward_prefetch is not supported in FSDP2")),
-        case("p1-S2", "knowledge", "fsdp_version '2' (string)", config=acc_config(fsdp("2")),
-             knowledge=kn(ref + "S2", stage=None, effective__fsdp__version=2)),
-        case("p1-S3", "knowledge", "fsdp_version 3", config=acc_config(fsdp(3)),
-             knowledge=kn(ref + "S3", stage="plugin", error__type="KeyError", error__message_contains="TRUE")),
-        case("p1-T", "knowledge", "rdzv_backend c10d, downcast_bf16 true in YAML",
+        case("p1-S2", "probes", "fsdp_version '2' (string)", config=acc_config(fsdp("2")),
+             recorded=kn(ref + "S2", stage=None, effective__fsdp__version=2)),
+        case("p1-S3", "probes", "fsdp_version 3", config=acc_config(fsdp(3)),
+             recorded=kn(ref + "S3", stage="plugin", error__type="KeyError", error__message_contains="TRUE")),
+        case("p1-T", "probes", "rdzv_backend c10d, downcast_bf16 true in YAML",
              config=acc_config(fsdp(1), rdzv_backend="c10d", downcast_bf16=True),
-             knowledge=kn(ref + "T", stage=None, launcher__args__rdzv_backend="static",
+             recorded=kn(ref + "T", stage=None, launcher__args__rdzv_backend="static",
                           launcher__args__downcast_bf16=False)),
-        case("p1-U", "knowledge", "--mixed_precision fp16 over YAML bf16", config=acc_config(fsdp(1)),
+        case("p1-U", "probes", "--mixed_precision fp16 over YAML bf16", config=acc_config(fsdp(1)),
              launch_flags=["--mixed_precision", "fp16"],
-             knowledge=kn(ref + "U", stage=None, effective__mixed_precision="fp16")),
-        case("p1-V", "knowledge", "no num_processes, distributed_type FSDP",
+             recorded=kn(ref + "U", stage=None, effective__mixed_precision="fp16")),
+        case("p1-V", "probes", "no num_processes, distributed_type FSDP",
              config=acc_config(fsdp(1), num_processes=ABSENT),
-             knowledge=kn(ref + "V", stage="validate", error__type="ValueError",
+             recorded=kn(ref + "V", stage="validate", error__type="ValueError",
                           error__message_contains="You need to manually pass in `--num_processes`")),
-        case("p1-W", "knowledge", "shell FSDP_STATE_DICT_TYPE / FSDP_SHARDING_STRATEGY / FSDP_ACTIVATION_CHECKPOINTING + YAML SHARD_GRAD_OP",
+        case("p1-W", "probes", "shell FSDP_STATE_DICT_TYPE / FSDP_SHARDING_STRATEGY / FSDP_ACTIVATION_CHECKPOINTING + YAML SHARD_GRAD_OP",
              config=sgo_v1,
              env={"FSDP_STATE_DICT_TYPE": "LOCAL_STATE_DICT", "FSDP_SHARDING_STRATEGY": "NO_SHARD",
                   "FSDP_ACTIVATION_CHECKPOINTING": "true"},
-             knowledge=kn(ref + "W", stage=None, effective__fsdp__sharding_strategy="SHARD_GRAD_OP",
+             recorded=kn(ref + "W", stage=None, effective__fsdp__sharding_strategy="SHARD_GRAD_OP",
                           effective__fsdp__activation_checkpointing=False,
                           effective__fsdp__state_dict_type="LOCAL_STATE_DICT")),
     ]
     yaml_x = acc_config(fsdp(1, fsdp_sharding_strategy="SHARD_GRAD_OP", fsdp_state_dict_type="SHARDED_STATE_DICT",
                              fsdp_activation_checkpointing=True))
     out += [
-        case("p1-X", "knowledge", "Python plugin sharding_strategy NO_SHARD over YAML (SHARD_GRAD_OP, SHARDED, AC)",
+        case("p1-X", "probes", "Python plugin sharding_strategy NO_SHARD over YAML (SHARD_GRAD_OP, SHARDED, AC)",
              config=yaml_x, plugin_kwargs={"sharding_strategy": "NO_SHARD"},
-             knowledge=kn(ref + "X", stage=None, effective__fsdp__sharding_strategy="NO_SHARD",
+             recorded=kn(ref + "X", stage=None, effective__fsdp__sharding_strategy="NO_SHARD",
                           effective__fsdp__state_dict_type="SHARDED_STATE_DICT",
                           effective__fsdp__activation_checkpointing=True,
                           warnings_contains="sharding_strategy is deprecated")),
-        case("p1-X2", "knowledge", "Python plugin fsdp_version=2 over v1 YAML", config=acc_config(fsdp(1)),
+        case("p1-X2", "probes", "Python plugin fsdp_version=2 over v1 YAML", config=acc_config(fsdp(1)),
              plugin_kwargs={"fsdp_version": 2},
-             knowledge=kn(ref + "X2", stage=None, effective__fsdp__version=2, effective__fsdp__reshard_after_forward=True)),
-        case("p1-X3", "knowledge", "Python plugin reshard_after_forward=False under v1", config=acc_config(fsdp(1)),
+             recorded=kn(ref + "X2", stage=None, effective__fsdp__version=2, effective__fsdp__reshard_after_forward=True)),
+        case("p1-X3", "probes", "Python plugin reshard_after_forward=False under v1", config=acc_config(fsdp(1)),
              plugin_kwargs={"reshard_after_forward": False},
-             knowledge=kn(ref + "X3", stage="plugin", error__type="ValueError",
+             recorded=kn(ref + "X3", stage="plugin", error__type="ValueError",
                           error__message_contains="not supported with FSDP1")),
-        case("p1-X4", "knowledge", "Python plugin v2 + sharding_strategy", config=acc_config(fsdp(1)),
+        case("p1-X4", "probes", "Python plugin v2 + sharding_strategy", config=acc_config(fsdp(1)),
              plugin_kwargs={"fsdp_version": 2, "sharding_strategy": "SHARD_GRAD_OP"},
-             knowledge=kn(ref + "X4", stage="plugin", error__type="ValueError",
+             recorded=kn(ref + "X4", stage="plugin", error__type="ValueError",
                           error__message_contains="reshard_after_forward set to None")),
-        case("p1-X5", "knowledge", "Python plugin v2 + forward_prefetch=False", config=acc_config(fsdp(1)),
+        case("p1-X5", "probes", "Python plugin v2 + forward_prefetch=False", config=acc_config(fsdp(1)),
              plugin_kwargs={"fsdp_version": 2, "forward_prefetch": False},
-             knowledge=kn(ref + "X5", stage="plugin", error__type="ValueError",
+             recorded=kn(ref + "X5", stage="plugin", error__type="ValueError",
                           error__message_contains="forward_prefetch is not yet implemented in FSDP2")),
-        case("p1-Y", "knowledge", "fsdp_activation_checkpointing 'yes'",
+        case("p1-Y", "probes", "fsdp_activation_checkpointing 'yes'",
              config=acc_config(fsdp(1, fsdp_activation_checkpointing="yes")),
-             knowledge=kn(ref + "Y", stage=None, effective__fsdp__activation_checkpointing=True)),
-        case("p1-Y2", "knowledge", "fsdp_activation_checkpointing 'maybe'",
+             recorded=kn(ref + "Y", stage=None, effective__fsdp__activation_checkpointing=True)),
+        case("p1-Y2", "probes", "fsdp_activation_checkpointing 'maybe'",
              config=acc_config(fsdp(1, fsdp_activation_checkpointing="maybe")),
-             knowledge=kn(ref + "Y (maybe)", stage="plugin", error__type="ValueError",
+             recorded=kn(ref + "Y (maybe)", stage="plugin", error__type="ValueError",
                           error__message_contains="invalid truth value")),
-        case("p1-Z", "knowledge", "--use_parallelism_config with a v1 YAML", config=acc_config(fsdp(1)),
+        case("p1-Z", "probes", "--use_parallelism_config with a v1 YAML", config=acc_config(fsdp(1)),
              launch_flags=["--use_parallelism_config"],
-             knowledge=kn(ref + "Z", stage="validate", error__type="ValueError",
+             recorded=kn(ref + "Z", stage="validate", error__type="ValueError",
                           error__message_contains="You cannot use `--use_parallelism_config`")),
-        case("p1-Z2", "knowledge", "legacy top-level dynamo_backend", config=acc_config(fsdp(1), dynamo_backend="NO"),
-             knowledge=kn(ref + "Z2", stage=None)),
-        case("p1-Z3", "knowledge", "legacy fp16: true", config=acc_config(fsdp(1), mixed_precision=ABSENT, fp16=True),
-             knowledge=kn(ref + "Z3", stage=None, effective__mixed_precision="fp16")),
-        case("p1-yaml-mp-no", "knowledge", "unquoted mixed_precision: no",
+        case("p1-Z2", "probes", "legacy top-level dynamo_backend", config=acc_config(fsdp(1), dynamo_backend="NO"),
+             recorded=kn(ref + "Z2", stage=None)),
+        case("p1-Z3", "probes", "legacy fp16: true", config=acc_config(fsdp(1), mixed_precision=ABSENT, fp16=True),
+             recorded=kn(ref + "Z3", stage=None, effective__mixed_precision="fp16")),
+        case("p1-yaml-mp-no", "probes", "unquoted mixed_precision: no",
              config_text=YAML_HEAD + "mixed_precision: no\nfsdp_config:\n  fsdp_version: 1\n",
-             knowledge=kn(ref + "YAML mixed_precision: no", error__type="AttributeError",
+             recorded=kn(ref + "YAML mixed_precision: no", error__type="AttributeError",
                           error__message_contains="'bool' object has no attribute 'lower'")),
-        case("p1-yaml-dt-fsdp", "knowledge", "distributed_type: fsdp",
+        case("p1-yaml-dt-fsdp", "probes", "distributed_type: fsdp",
              config_text=YAML_HEAD.replace("distributed_type: FSDP", "distributed_type: fsdp") + "mixed_precision: bf16\n",
-             knowledge=kn(ref + "YAML distributed_type: fsdp", stage="validate", error__type="ValueError",
+             recorded=kn(ref + "YAML distributed_type: fsdp", stage="validate", error__type="ValueError",
                           error__message_contains="'fsdp' is not a valid DistributedType")),
-        case("p1-yaml-dt-NO", "knowledge", "unquoted distributed_type: NO",
+        case("p1-yaml-dt-NO", "probes", "unquoted distributed_type: NO",
              config_text=YAML_HEAD.replace("distributed_type: FSDP", "distributed_type: NO").replace("num_processes: 2", "num_processes: 1")
              + "mixed_precision: 'no'\n",
-             knowledge=kn(ref + "YAML distributed_type: NO", stage=None, effective__fsdp__enabled=False,
+             recorded=kn(ref + "YAML distributed_type: NO", stage=None, effective__fsdp__enabled=False,
                           launcher__path="simple")),
-        case("p1-flow-hybrid-zero2", "knowledge", "flow-mapping YAML with HYBRID_SHARD_ZERO2",
+        case("p1-flow-hybrid-zero2", "probes", "flow-mapping YAML with HYBRID_SHARD_ZERO2",
              config_text="{compute_environment: LOCAL_MACHINE, distributed_type: FSDP, mixed_precision: bf16, "
                          "num_machines: 1, num_processes: 2, fsdp_config: {fsdp_version: 1, "
                          "fsdp_sharding_strategy: HYBRID_SHARD_ZERO2}}\n",
-             knowledge=kn(ref + "JSON-style flow mapping", stage=None,
+             recorded=kn(ref + "JSON-style flow mapping", stage=None,
                           effective__fsdp__sharding_strategy="HYBRID_SHARD_ZERO2",
                           plugin__sharding_strategy="_HYBRID_SHARD_ZERO2")),
     ]
     return out
 
 
-def group_knowledge_p2():
-    ref = "accelerate_fsdp.md §7 p2 "
+def group_probes_p2():
+    ref = "probe p2 "
     tiny = {"kind": "tiny_blocks"}
     frozen = {"kind": "tiny_blocks", "freeze": "partial"}
     lora = {"kind": "tiny_blocks", "lora": True}
 
     def c(cid, desc, fc, model, **expect):
-        return case(cid, "knowledge", desc, config=acc_config(fc), prepare=True, model=model,
-                    knowledge=kn(ref + desc, **expect))
+        return case(cid, "probes", desc, config=acc_config(fc), prepare=True, model=model,
+                    recorded=kn(ref + desc, **expect))
 
     return [
         c("p2-v2-ac-nowrap", "v2 + AC + NO_WRAP", fsdp(2, fsdp_activation_checkpointing=True, fsdp_auto_wrap_policy="NO_WRAP"),
@@ -835,13 +835,13 @@ def group_knowledge_p2():
     ]
 
 
-def group_knowledge_p3():
-    ref = "accelerate_fsdp.md §7 p3 "
+def group_probes_p3():
+    ref = "probe p3 "
     yaml_t6 = acc_config(fsdp(1, fsdp_sharding_strategy="SHARD_GRAD_OP", fsdp_state_dict_type="SHARDED_STATE_DICT",
                               fsdp_activation_checkpointing=True, fsdp_cpu_ram_efficient_loading=True))
 
     def t(cid, desc, ta, config=None, **expect):
-        return case(cid, "knowledge", desc, config=config, training_args=ta, knowledge=kn(ref + cid[3:], **expect))
+        return case(cid, "probes", desc, config=config, training_args=ta, recorded=kn(ref + cid[3:], **expect))
 
     return [
         t("p3-T1", "fsdp='full_shard auto_wrap'", {"fsdp": "full_shard auto_wrap"},
@@ -889,7 +889,7 @@ def group_knowledge_p3():
 
 
 GROUPS = [
-    group_knowledge_p1, group_knowledge_p2, group_knowledge_p3,
+    group_probes_p1, group_probes_p2, group_probes_p3,
     group_sharding_strategy, group_reshard_after_forward, group_cli, group_booleans, group_sync_cre,
     group_wrap, group_state_dict_and_prefetch, group_keys, group_yaml_traps, group_python_plugin, group_env,
     group_trainer, group_prepare,

@@ -420,5 +420,5 @@ TEST_CASE("YAML: a 50 MB file loads", "[parse][yaml][slow]") {
   CHECK(runs.items.back().find("lr")->number == 1.0e-5);
   CHECK(runs.items.back().find("tags")->items[2].text == "no");
   WARN("loaded " << text.size() / 1'000'000 << " MB of YAML in " << seconds << " s");
-  // Speed is measured by the benchmark harness, not asserted here (these machines are noisy).
+  // Speed is reported (WARN above), not asserted: shared machines are too noisy for a timing assertion.
 }

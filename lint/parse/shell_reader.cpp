@@ -1,4 +1,4 @@
-#include "lint/model/launch_command.hpp"
+#include "lint/parse/shell_reader.hpp"
 
 #include <tree_sitter/api.h>
 
@@ -6,9 +6,11 @@
 #include <memory>
 #include <set>
 
+#include "lint/parse/integer.hpp"
+
 extern "C" const TSLanguage* tree_sitter_bash(void);
 
-namespace lint::model {
+namespace lint::parse {
 
 namespace {
 
@@ -429,7 +431,7 @@ std::string_view to_string(LaunchTool t) {
 }
 
 std::vector<LaunchCommand> find_launch_commands(const source::SourceFile& file, bool makefile,
-                                                std::vector<parse::ParseError>* errors) {
+                                                std::vector<ParseError>* errors) {
   const std::string shell = makefile ? recipes_as_shell(file.text()) : file.text();
   if (shell.size() > kMaxShellBytes || too_deep(shell)) {
     if (errors != nullptr)
@@ -437,7 +439,11 @@ std::vector<LaunchCommand> find_launch_commands(const source::SourceFile& file, 
     return {};
   }
   std::unique_ptr<TSParser, ParserDeleter> parser(ts_parser_new());
-  if (!ts_parser_set_language(parser.get(), tree_sitter_bash())) return {};
+  if (!parser || !ts_parser_set_language(parser.get(), tree_sitter_bash())) {
+    // Only an ABI mismatch between the grammar and the runtime gets here: a build problem, not an input one.
+    if (errors != nullptr) errors->push_back({file.region(0, 0), "internal error: the bash grammar does not load"});
+    return {};
+  }
   std::unique_ptr<TSTree, TreeDeleter> tree(
       ts_parser_parse_string(parser.get(), nullptr, shell.data(), static_cast<uint32_t>(shell.size())));
   if (!tree) return {};
@@ -445,4 +451,50 @@ std::vector<LaunchCommand> find_launch_commands(const source::SourceFile& file, 
   return ex.run(ts_tree_root_node(tree.get()));
 }
 
-}  // namespace lint::model
+const Flag* find_flag(const LaunchCommand& c, std::string_view name) {
+  const Flag* found = nullptr;
+  for (const Flag& f : c.flags) {
+    if (f.name == name) found = &f;
+  }
+  return found;
+}
+
+std::vector<ScriptArg> script_arguments(const std::vector<Word>& args) {
+  std::vector<ScriptArg> out;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& t = args[i].text;
+    if (!t.starts_with("--")) continue;
+    ScriptArg a;
+    const auto eq = t.find('=');
+    a.name = t.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+    for (char& ch : a.name) {
+      if (ch == '-') ch = '_';
+    }
+    a.region = args[i].region;
+    if (eq != std::string::npos) {
+      a.value = Word{t.substr(eq + 1), args[i].known, args[i].region};
+    } else if (i + 1 < args.size() && !args[i + 1].text.starts_with("--")) {
+      a.value = args[i + 1];
+      a.region.end = args[i + 1].region.end;
+      a.region.end_byte = args[i + 1].region.end_byte;
+      ++i;
+    }
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+const ScriptArg* find_arg(const std::vector<ScriptArg>& args, std::string_view name) {
+  const ScriptArg* found = nullptr;
+  for (const ScriptArg& a : args) {
+    if (a.name == name) found = &a;
+  }
+  return found;
+}
+
+std::optional<std::int64_t> int_of(const Word* w) {
+  if (w == nullptr || !w->known) return std::nullopt;
+  return parse_int(w->text);
+}
+
+}  // namespace lint::parse

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
-"""Check the oracle's results against the behaviour the knowledge base recorded, and summarise them.
+"""Check the oracle's results against the behaviour recorded for the named probes, and summarise them.
 
-Every case with ``knowledge: {ref, expect}`` (the probes of knowledge/accelerate_fsdp.md §7) is
+Every case with ``recorded: {ref, expect}`` (the probes p1-*, p2-*, p3-*, recorded before the oracle ran) is
 checked: ``expect`` maps a dotted path in the case's result to the recorded value. Paths:
 ``stage``, ``error.type``, ``effective.fsdp.<field>``, ``plugin.<field>``, ``launch_env.<VAR>``
 (absent variable = null), ``launcher.args.<arg>``, ``launcher.path``. A path ending in ``~`` is a
 substring test; ``warnings~`` searches every captured warning message.
 
 Standard library only. Usage:
-    python3 tools/oracle/compare_knowledge.py [--results tools/oracle/results.json] [--markdown]
+    python3 tools/oracle/compare_probes.py [--results tools/oracle/results.json] [--markdown]
 Exit status 0 always (mismatches are findings, not failures); use --strict for 1 on a mismatch.
 """
 
@@ -93,10 +93,10 @@ def main(argv=None):
     for r in results:
         groups[r["input"]["group"]][str(r["stage"])] += 1
 
-    checked = [r for r in results if r["input"].get("knowledge")]
+    checked = [r for r in results if r["input"].get("recorded")]
     mismatches = {}
     for r in checked:
-        problems = check(r, r["input"]["knowledge"]["expect"])
+        problems = check(r, r["input"]["recorded"]["expect"])
         if problems:
             mismatches[r["id"]] = problems
 
@@ -109,15 +109,15 @@ def main(argv=None):
         print("\n| group | outcome by stage |\n|---|---|")
         for g in sorted(groups):
             print(f"| {g} | " + ", ".join(f"{k}={v}" for k, v in sorted(groups[g].items())) + " |")
-        print(f"\n| case | knowledge ref | matched | oracle observed |\n|---|---|---|---|")
+        print(f"\n| case | probe | matched | oracle observed |\n|---|---|---|---|")
         for r in checked:
             ok = "yes" if r["id"] not in mismatches else "**no**: " + "; ".join(mismatches[r["id"]])
-            print(f"| {r['id']} | {r['input']['knowledge']['ref']} | {ok} | {outcome(r)} |")
+            print(f"| {r['id']} | {r['input']['recorded']['ref']} | {ok} | {outcome(r)} |")
     else:
         print(f"{len(results)} cases; by stage {dict(sorted(by_stage.items()))}")
         for (stage, etype), n in sorted(by_error.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
             print(f"  {stage:14s} {str(etype):22s} {n}")
-        print(f"knowledge cases: {len(checked)} checked, {len(mismatches)} mismatched")
+        print(f"probe cases: {len(checked)} checked, {len(mismatches)} mismatched")
         for cid, problems in mismatches.items():
             print(f"  {cid}:")
             for p in problems:

@@ -1,0 +1,50 @@
+// Binding: which files belong to which launch. Every launch command of the run (launch scripts, CI workflow steps,
+// launches declared in the project config) is bound to the documents it names, loading files outside the linted
+// paths when a command names them.
+#pragma once
+
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lint/bind/declared_launch.hpp"
+#include "lint/model/document.hpp"
+#include "lint/model/resolve.hpp"
+#include "lint/parse/shell_reader.hpp"
+
+namespace lint::bind {
+
+/// The documents of one run, by path, and the loader for files a launch names outside the linted paths.
+class DocumentSet {
+ public:
+  using Loader = std::function<std::unique_ptr<model::Document>(const std::string& path)>;
+  DocumentSet(std::vector<std::unique_ptr<model::Document>>& documents, Loader load);
+
+  /// The first candidate that is a document of the run, else the first that is a regular file on disk (loaded and
+  /// added to the run); nullptr when none is, or when the file could not be read.
+  const model::Document* find_or_load(const std::vector<std::string>& candidates);
+  [[nodiscard]] std::vector<std::unique_ptr<model::Document>>& documents() { return documents_; }
+
+ private:
+  std::vector<std::unique_ptr<model::Document>>& documents_;
+  Loader load_;
+  std::map<std::string, model::Document*, std::less<>> by_path_;
+};
+
+/// One launch command and the document it is written in.
+struct CommandSite {
+  const model::Document* document = nullptr;
+  parse::LaunchCommand command;
+};
+
+/// Every launch command of the documents loaded so far, in order: launch scripts, then CI workflow steps, then the
+/// declared launches (whose project config is loaded if needed).
+std::deque<CommandSite> collect_commands(DocumentSet& docs, const std::vector<DeclaredLaunch>& declared);
+
+/// The documents one command binds; a named file of another kind than the role expects is not bound.
+model::BoundInputs bind_command(DocumentSet& docs, const CommandSite& site);
+
+}  // namespace lint::bind
