@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "lint/config/project_config.hpp"
+#include "lint/config/apply.hpp"
 #include "lint/fix/fix.hpp"
 
 namespace lint::server {
@@ -112,17 +112,7 @@ driver::RunOptions Workspace::run_options(std::string& error) const {
   if (isolated_) return opts;
   std::optional<config::ProjectConfig> project =
       config_.empty() ? config::discover_config(root_, error) : config::load_config(config_, error);
-  if (!project) return opts;
-  if (project->select) opts.selection.select = *project->select;
-  opts.selection.ignore = project->ignore;
-  opts.selection.extend_select = project->extend_select;
-  opts.selection.severity = project->severity;
-  for (const auto& g : project->exclude) {
-    opts.exclude.push_back(g);
-    if (!project->base_dir.empty() && project->base_dir != ".") opts.exclude.push_back(project->base_dir + "/" + g);
-  }
-  opts.per_file_ignores = project->per_file_ignores;
-  opts.declared_launches = project->launches;
+  if (project) config::apply(*project, opts);
   return opts;
 }
 

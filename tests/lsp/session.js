@@ -230,6 +230,19 @@ async function hoverOnFlag() {
   console.log('lsp: hover on a launch flag ok');
 }
 
+async function projectConfig() {
+  // The server reads the project's launchlint.toml like the CLI: an ignored rule is not published.
+  const root = copyCase('examples/7b-lora-shard-grad-op');
+  fs.writeFileSync(path.join(root, 'launchlint.toml'), 'ignore = ["FSDP001"]\n');
+  const yaml = path.join(root, 'fsdp.yaml');
+  const s = new Session(root);
+  await s.start();
+  s.open(yaml, 'yaml');
+  await s.waitFor(uriOf(yaml), (d) => d.length === 0, 'no findings with FSDP001 ignored');
+  await s.stop();
+  console.log('lsp: project configuration ok');
+}
+
 async function codeAction() {
   const root = copyCase('fixtures/unknown-fsdp-config-key');
   const yaml = path.join(root, 'bad_typos.yaml');
@@ -267,6 +280,7 @@ async function codeAction() {
   if (!only || only === 'bound') await boundLaunch();
   if (!only || only === 'hover') await hoverAndDefinition();
   if (!only || only === 'flag') await hoverOnFlag();
+  if (!only || only === 'config') await projectConfig();
   if (!only || only === 'action') await codeAction();
   console.log('lsp: all sessions passed');
 })().catch((e) => {
