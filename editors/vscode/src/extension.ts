@@ -21,8 +21,12 @@ async function start(context: vscode.ExtensionContext): Promise<void> {
   };
   const clientOptions: LanguageClientOptions = {
     // The files launchlint reads: configs, scripts and launch scripts on disk.
-    documentSelector: ['yaml', 'json', 'jsonc', 'toml', 'python', 'shellscript'].map(
-      (language) => ({ scheme: 'file', language })),
+    // TOML, sbatch scripts and Makefiles by name too: without a TOML extension VS Code has no `toml` language.
+    documentSelector: [
+      ...['yaml', 'json', 'jsonc', 'toml', 'python', 'shellscript', 'makefile'].map(
+        (language) => ({ scheme: 'file', language })),
+      { scheme: 'file', pattern: '**/*.{toml,slurm,sbatch}' },
+    ],
     synchronize: {
       fileEvents: vscode.workspace.createFileSystemWatcher(
         '**/*.{yaml,yml,json,toml,py,sh,bash,slurm,sbatch}'),
