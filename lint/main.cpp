@@ -15,9 +15,9 @@
 #include "lint/fix/cli.hpp"
 #include "lint/memory/budget.hpp"
 #include "lint/memory/report.hpp"
-#include "lint/server/server.hpp"
 #include "lint/report/explain.hpp"
 #include "lint/report/reporter.hpp"
+#include "lint/server/server.hpp"
 #include "rules/registry.hpp"
 
 namespace {
@@ -456,8 +456,9 @@ int main(int argc, char** argv) {
 
   // ---- fixes: --show-fixes lists them after a text report (on stderr when stdout carries a machine format) ----
   if (fix_flags.show_fixes) {
-    const bool text_out = cli.outputs.front().path.empty() && (cli.outputs.front().format == lint::report::Format::Text ||
-                                                               cli.outputs.front().format == lint::report::Format::Concise);
+    const bool text_out =
+        cli.outputs.front().path.empty() && (cli.outputs.front().format == lint::report::Format::Text ||
+                                             cli.outputs.front().format == lint::report::Format::Concise);
     lint::fix::write_fix_list(text_out ? std::cout : std::cerr, result.diagnostics, fix_flags, fixes_applied);
   }
   // ---- end fixes ----

@@ -226,7 +226,6 @@ std::unique_ptr<model::Document> read_document(const std::string& path, bool exp
   return load_document(path, std::move(text), explicitly_named);
 }
 
-
 }  // namespace
 
 namespace {

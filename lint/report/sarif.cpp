@@ -161,8 +161,7 @@ Json fixes_json(const detail::SrcRoot& root, const ReportInput& in, const rule::
   Json changes(Json::Array{});
   changes.push(std::move(change));
   Json one(Json::Object{});
-  one.add("description",
-          text_message(fix.description + (fix.safety == rule::FixSafety::Unsafe ? " (unsafe)." : ".")));
+  one.add("description", text_message(fix.description + (fix.safety == rule::FixSafety::Unsafe ? " (unsafe)." : ".")));
   one.add("artifactChanges", std::move(changes));
   fixes.push(std::move(one));
   return fixes;

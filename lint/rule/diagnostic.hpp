@@ -1,9 +1,9 @@
 // What a rule reports.
 #pragma once
 
+#include <compare>
 #include <cstddef>
 #include <cstdint>
-#include <compare>
 #include <optional>
 #include <string>
 #include <string_view>

@@ -26,8 +26,10 @@ class UnknownAccelerateKey final : public rule::Rule {
           fix = fixes::rename_key(doc, e.key.region, k, best, rule::FixSafety::Safe);
       }
       ctx.report_fix(doc.path(), e.key.region,
-                 "Unknown accelerate config key `" + k + "`: `accelerate launch` rejects the file (\"had unknown "
-                 "keys\")." + hint,
+                     "Unknown accelerate config key `" + k +
+                         "`: `accelerate launch` rejects the file (\"had unknown "
+                         "keys\")." +
+                         hint,
                      std::move(fix));
     }
   }

@@ -67,12 +67,12 @@ class InvalidShardingStrategy final : public rule::Rule {
         continue;
       const std::string shown = v.kind == ValueKind::Bool ? v.display() : v.text;
       ctx.report_fix(s->path, s->region,
-                 "`" + shown + "` is not a ShardingStrategy: every rank fails when FSDP is set up (" +
-                     (v.kind == ValueKind::Int    ? std::string("ValueError")
-                      : v.kind == ValueKind::Enum ? std::string("AttributeError")
-                                                  : std::string("KeyError")) + ")." +
-                     suggestion(shown),
-                 strategy_fix(l, *s, shown), {}, std::nullopt, std::string(s->key));
+                     "`" + shown + "` is not a ShardingStrategy: every rank fails when FSDP is set up (" +
+                         (v.kind == ValueKind::Int    ? std::string("ValueError")
+                          : v.kind == ValueKind::Enum ? std::string("AttributeError")
+                                                      : std::string("KeyError")) +
+                         ")." + suggestion(shown),
+                     strategy_fix(l, *s, shown), {}, std::nullopt, std::string(s->key));
     }
     for (const model::Setting* s : l.assignments(model::keys::kReshardAfterForward)) {
       if (s->origin == model::Origin::Default) continue;

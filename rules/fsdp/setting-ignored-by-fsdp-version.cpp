@@ -81,12 +81,12 @@ class SettingIgnoredByFsdpVersion final : public rule::Rule {
       if (as_reshard && reshard.kind == ValueKind::Bool && *as_reshard == reshard.boolean) continue;
       const std::string eff = reshard.kind == ValueKind::Bool ? (reshard.boolean ? "true" : "false") : "unknown";
       ctx.report_fix(s->path, s->region,
-                 "FSDP2 never reads `fsdp_sharding_strategy` (" + s->value.display() +
-                     "): sharding follows `fsdp_reshard_after_forward`, which is " + eff +
-                     ". Set `fsdp_reshard_after_forward: " + (as_reshard ? (*as_reshard ? "true" : "false") : "...") +
-                     "` instead.",
-                 as_reshard ? fsdp2_form(l, *s, *as_reshard) : rule::Fix{}, related_to(version_site, version_note),
-                 std::nullopt, std::string(model::keys::kShardingStrategy));
+                     "FSDP2 never reads `fsdp_sharding_strategy` (" + s->value.display() +
+                         "): sharding follows `fsdp_reshard_after_forward`, which is " + eff +
+                         ". Set `fsdp_reshard_after_forward: " +
+                         (as_reshard ? (*as_reshard ? "true" : "false") : "...") + "` instead.",
+                     as_reshard ? fsdp2_form(l, *s, *as_reshard) : rule::Fix{}, related_to(version_site, version_note),
+                     std::nullopt, std::string(model::keys::kShardingStrategy));
     }
     struct Obsolete {
       std::string_view key;

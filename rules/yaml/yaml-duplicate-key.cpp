@@ -152,9 +152,9 @@ class YamlDuplicateKey final : public rule::Rule {
                                 rule::FixSafety::Safe, {std::move(*edit)});
         }
         ctx.report_fix(doc.path(), here.key.region, message, std::move(fix),
-                   {rule::RelatedLocation{
-                       doc.path(), first.key.region,
-                       "first `" + first.key.text + "`, whose value " + first.value.display() + " is dropped"}});
+                       {rule::RelatedLocation{
+                           doc.path(), first.key.region,
+                           "first `" + first.key.text + "`, whose value " + first.value.display() + " is dropped"}});
       }
     }
   }

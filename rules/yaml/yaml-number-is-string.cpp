@@ -176,10 +176,10 @@ class YamlNumberIsString final : public rule::Rule {
         const std::string how = integer ? " Write the integer `" + *integer + "`" : " Write an integer";
         if (size_based) {
           ctx.report_fix(doc.path(), site,
-                     loads + " With SIZE_BASED_WRAP, accelerate's FSDP plugin calls int('" + node.text +
-                         "'), which raises ValueError in every rank." + how + " (a float such as `" + as_float(*shape) +
-                         "` fails in int() too).",
-                     std::move(fix), {}, rule::Severity::Error);
+                         loads + " With SIZE_BASED_WRAP, accelerate's FSDP plugin calls int('" + node.text +
+                             "'), which raises ValueError in every rank." + how + " (a float such as `" +
+                             as_float(*shape) + "` fails in int() too).",
+                         std::move(fix), {}, rule::Severity::Error);
         } else {
           ctx.report_fix(
               doc.path(), site,
