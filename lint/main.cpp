@@ -19,10 +19,12 @@
 #include "lint/config/project_root.hpp"
 #include "lint/config/suggest.hpp"
 #include "lint/driver/driver.hpp"
+#include "lint/fix/cli.hpp"
 #include "lint/memory/budget.hpp"
 #include "lint/memory/report.hpp"
 #include "lint/report/explain.hpp"
 #include "lint/report/reporter.hpp"
+#include "lint/server/server.hpp"
 #include "rules/registry.hpp"
 
 #ifndef LAUNCHLINT_DOCS_URL
@@ -43,7 +45,7 @@ constexpr int kExitError = 2;
 const std::vector<std::string> kFailOn = {"error", "warning", "info", "never"};
 const std::vector<std::string> kLevels = {"error", "warning", "info"};
 const std::vector<std::string> kColor = {"auto", "always", "never"};
-const std::vector<std::string> kCommands = {"check", "explain", "rule"};
+const std::vector<std::string> kCommands = {"check", "explain", "rule", "server"};
 
 const char* const kFooter = R"(Examples:
   launchlint .                                  lint the project in the working directory
@@ -93,6 +95,7 @@ struct Cli {
   bool all_rules = false;
   bool read_stdin = false;
   bool memory = false;  ///< explain --memory
+  lint::fix::CliFlags fix;  ///< --fix, --unsafe-fixes, --diff, --show-fixes (lint/fix/cli.hpp)
   std::string gpu_memory;  ///< --gpu-memory SIZE (MEM001)
 };
 
@@ -227,6 +230,10 @@ std::optional<int> parse(int argc, char** argv, Cli& cli) {
   app.add_flag("--no-gitignore", no_gitignore, "do not honour .gitignore files");
   app.add_option("--gpu-memory", cli.gpu_memory, "memory of one GPU (e.g. 80GiB) for MEM001; overrides gpu-memory in launchlint.toml")
       ->type_name("SIZE");
+  app.add_flag("--fix", cli.fix.fix, "apply safe fixes and write the files (atomically)");
+  app.add_flag("--unsafe-fixes", cli.fix.unsafe, "with --fix or --diff, apply unsafe fixes too");
+  app.add_flag("--diff", cli.fix.diff, "print what --fix would change as a unified diff; change nothing");
+  app.add_flag("--show-fixes", cli.fix.show_fixes, "list the fixes applied or available after the findings");
   app.add_flag("--force-exclude", cli.force_exclude,
                "apply exclude / extend-exclude to files named on the command line too (pre-commit)");
   std::vector<std::string> top_paths;
@@ -526,7 +533,15 @@ int run(int argc, char** argv) {
     }
   }
 
-  lint::driver::RunResult result = lint::driver::run(table, opts);
+  // With --fix the findings reported are those left after fixing; --diff prints the diffs and stops.
+  lint::driver::RunResult result;
+  std::vector<std::string> fixes_applied;
+  if (cli.fix.rewrites() && cli.command != "explain") {
+    int rc = kExitClean;
+    if (!lint::fix::run(table, opts, cli.fix, result, fixes_applied, std::cout, std::cerr, rc)) return rc;
+  } else {
+    result = lint::driver::run(table, opts);
+  }
   if (!focus.empty()) {
     std::erase_if(result.diagnostics, [&](const lint::rule::Diagnostic& d) {
       if (focus.count(normal(d.path)) != 0) return false;
@@ -589,6 +604,12 @@ int run(int argc, char** argv) {
     }
   }
 
+  // --show-fixes lists them after a text report (on stderr when standard output carries a machine format).
+  if (cli.fix.show_fixes) {
+    const auto& [first_format, first_path] = outputs.front();
+    const bool text_out = first_path.empty() && (first_format == Format::Text || first_format == Format::Concise);
+    lint::fix::write_fix_list(text_out ? std::cout : std::cerr, result.diagnostics, cli.fix, fixes_applied);
+  }
   if (cli.exit_zero || fail_on == "never") return kExitClean;
   const Severity threshold = fail_on == "error" ? Severity::Error : fail_on == "info" ? Severity::Info : Severity::Warning;
   for (const auto& d : result.diagnostics) {
@@ -600,6 +621,9 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // `launchlint server`: the language server (LSP over standard input/output) parses its own arguments.
+  if (argc > 1 && std::string_view(argv[1]) == "server")
+    return lint::server::run_command(lint::rules::rule_table(), std::vector<std::string>(argv + 2, argv + argc));
   try {
     return run(argc, argv);
   } catch (const UsageError& e) {

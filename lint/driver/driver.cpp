@@ -190,7 +190,17 @@ std::unique_ptr<model::Document> load_document(std::string path, std::string tex
 
 namespace {
 
-std::unique_ptr<model::Document> read_document(const std::string& path, bool explicitly_named) {
+/// The overlay text for `path`, if any (compared as normalised paths).
+const std::string* overlay_text(const std::map<std::string, std::string>& overlay, const std::string& path) {
+  if (overlay.empty()) return nullptr;
+  auto it = overlay.find(path);
+  if (it == overlay.end()) it = overlay.find(fs::path(path).lexically_normal().generic_string());
+  return it == overlay.end() ? nullptr : &it->second;
+}
+
+std::unique_ptr<model::Document> read_document(const std::string& path, bool explicitly_named,
+                                               const std::map<std::string, std::string>& overlay) {
+  if (const std::string* text = overlay_text(overlay, path)) return load_document(path, *text, explicitly_named);
   std::error_code ec;
   const fs::path p(path);
   auto fail = [&](std::string why) {
@@ -216,7 +226,6 @@ std::unique_ptr<model::Document> read_document(const std::string& path, bool exp
   return load_document(path, std::move(text), explicitly_named);
 }
 
-
 }  // namespace
 
 namespace {
@@ -229,7 +238,7 @@ std::vector<std::unique_ptr<model::Document>> load_documents(const RunOptions& o
   const std::set<std::string> explicit_set(explicit_files.begin(), explicit_files.end());
   std::vector<std::unique_ptr<model::Document>> documents(files.size());
   parallel_for(files.size(), jobs, [&](std::size_t i) {
-    documents[i] = read_document(files[i], explicit_set.count(files[i]) != 0);
+    documents[i] = read_document(files[i], explicit_set.count(files[i]) != 0, options.overlay);
   });
   if (options.read_stdin) documents.push_back(load_document(options.stdin_filename, options.stdin_text, true));
   return documents;
@@ -240,7 +249,8 @@ std::vector<std::unique_ptr<model::Document>> load_documents(const RunOptions& o
 /// script's checkpointing silences its config's FSDP001, for example).
 std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::Document>>& documents,
                                             const RunOptions& options) {
-  bind::DocumentSet docs(documents, [](const std::string& path) { return read_document(path, true); });
+  bind::DocumentSet docs(documents,
+                         [&options](const std::string& path) { return read_document(path, true, options.overlay); });
   const std::deque<bind::CommandSite> commands = bind::collect_commands(docs, options.declared_launches);
   std::vector<model::Launch> bound;
   for (const bind::CommandSite& site : commands) bound.push_back(model::resolve_bound(bind::bind_command(docs, site)));

@@ -45,6 +45,9 @@ struct RunOptions {
   unsigned jobs = 0;                              ///< 0: all cores
   bool show_suppressed = false;
   bool respect_gitignore = true;
+  /// Text that replaces a file's content on disk, by path (as discovered, normalised: `a/b.yaml`, no `./`):
+  /// unsaved editor buffers, fixes not yet written. A path here that is not on disk is still read when named.
+  std::map<std::string, std::string> overlay;
 };
 
 struct RunResult {

@@ -126,6 +126,44 @@ Json physical_location(const detail::SrcRoot& root, const std::string& path, con
   return physical;
 }
 
+/// SARIF fixes[] for a diagnostic's fix: one artifactChange with a replacement per edit (deletedRegion in
+/// line/column, insertedContent the new text). Nothing when the edited file's text is not at hand.
+Json fixes_json(const detail::SrcRoot& root, const ReportInput& in, const rule::Fix& fix) {
+  Json fixes(Json::Array{});
+  const std::string& path = fix.edits.front().path;
+  const source::SourceFile* file = detail::find_source(in, path);
+  if (file == nullptr) return fixes;
+  Json replacements(Json::Array{});
+  for (const rule::Edit& e : fix.edits) {
+    const source::Region r = file->region(e.begin, e.end);
+    Json deleted(Json::Object{});
+    deleted.add("startLine", r.begin.line);
+    deleted.add("startColumn", r.begin.column);
+    deleted.add("endLine", r.end.line);
+    deleted.add("endColumn", r.end.column);
+    Json inserted(Json::Object{});
+    inserted.add("text", e.replacement);
+    Json replacement(Json::Object{});
+    replacement.add("deletedRegion", std::move(deleted));
+    replacement.add("insertedContent", std::move(inserted));
+    replacements.push(std::move(replacement));
+  }
+  const detail::ArtifactUri uri = detail::artifact_uri(root, path);
+  Json artifact(Json::Object{});
+  artifact.add("uri", uri.uri);
+  if (uri.relative) artifact.add("uriBaseId", kSrcRoot);
+  Json change(Json::Object{});
+  change.add("artifactLocation", std::move(artifact));
+  change.add("replacements", std::move(replacements));
+  Json changes(Json::Array{});
+  changes.push(std::move(change));
+  Json one(Json::Object{});
+  one.add("description", text_message(fix.description + (fix.safety == rule::FixSafety::Unsafe ? " (unsafe)." : ".")));
+  one.add("artifactChanges", std::move(changes));
+  fixes.push(std::move(one));
+  return fixes;
+}
+
 /// The rules[] array (every rule of the table, then any code that was reported but is not in the table) and the
 /// index of each code in it.
 struct RuleIndex {
@@ -222,6 +260,7 @@ void write_sarif(std::ostream& out, const ReportInput& in) {
       suppressions.push(std::move(suppression));
       result.add("suppressions", std::move(suppressions));
     }
+    if (d.fix && !d.fix->edits.empty()) result.add("fixes", fixes_json(root, in, *d.fix));
     results.push(std::move(result));
   }
 

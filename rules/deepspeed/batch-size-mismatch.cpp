@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 
+#include "rules/fix_support.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
@@ -82,13 +83,15 @@ class BatchSizeMismatch final : public rule::Rule {
       dp_text += " (world size " + std::to_string(*world) + " / sequence_parallel_size)";
     else
       dp_text += " (the launch's world size)";
-    ctx.report(doc->path(), tbs->region,
-               values + " with " + dp_text + ": " + std::to_string(micro->integer) + " * " +
-                   std::to_string(gas->integer) + " * " + std::to_string(dp) + " = " + std::to_string(expected) +
-                   ", not " + std::to_string(tbs->integer) + ". DeepSpeed fails at initialization with " + assertion +
-                   ". Set `train_batch_size` to " + std::to_string(expected) +
-                   " (or \"auto\" under the HF Trainer), or drop it and let DeepSpeed derive it.",
-               related_to(ws_site, "The world size is set here."));
+    // Unsafe: the recomputed size keeps micro and GA and changes the global batch the run trains with.
+    rule::Fix fix = fixes::set_value(*doc, tbs->region, tbs->text, std::to_string(expected), rule::FixSafety::Unsafe);
+    ctx.report_fix(doc->path(), tbs->region,
+                   values + " with " + dp_text + ": " + std::to_string(micro->integer) + " * " +
+                       std::to_string(gas->integer) + " * " + std::to_string(dp) + " = " + std::to_string(expected) +
+                       ", not " + std::to_string(tbs->integer) + ". DeepSpeed fails at initialization with " +
+                       assertion + ". Set `train_batch_size` to " + std::to_string(expected) +
+                       " (or \"auto\" under the HF Trainer), or drop it and let DeepSpeed derive it.",
+                   std::move(fix), related_to(ws_site, "The world size is set here."));
   }
 };
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "rules/fix_support.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
@@ -190,10 +191,17 @@ class YamlImplicitBool final : public rule::Rule {
       std::string consequence(k->consequence);
       if (const std::size_t at = consequence.find("$KEY"); at != std::string::npos)
         consequence.replace(at, 4, "`" + e.key.text + "`");
-      ctx.report(doc.path(), site(e),
-                 "Unquoted `" + v.text + "` is the boolean " + (v.boolean ? "true" : "false") +
-                     " in YAML 1.1 (PyYAML), not the string '" + v.text + "': " + consequence + "; " + fix,
-                 {}, k->severity);
+      // Quoting writes the string the file spells; only when that string is a valid value, and not through an
+      // alias (the anchor is fixed where it is written).
+      rule::Fix quote;
+      if (quoted_is_valid && &site(e) == &v.region) {
+        if (auto edit = fixes::replace_scalar(doc, v.region, "\"" + v.text + "\""))
+          quote = fixes::make_fix("Quote `" + v.text + "`", rule::FixSafety::Safe, {std::move(*edit)});
+      }
+      ctx.report_fix(doc.path(), site(e),
+                     "Unquoted `" + v.text + "` is the boolean " + (v.boolean ? "true" : "false") +
+                         " in YAML 1.1 (PyYAML), not the string '" + v.text + "': " + consequence + "; " + fix,
+                     std::move(quote), {}, k->severity);
     }
   }
 };

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "rules/fix_support.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
@@ -207,23 +208,35 @@ class YamlNumberIsString final : public rule::Rule {
       const auto& [shape, site] = *found;
       const std::string loads = loads_as_string(node, shape);
       const std::optional<std::string> integer = as_integer(shape);
+      const bool via_alias = entry != nullptr && node.region.begin_byte < entry->key.region.begin_byte;
+      // The fix rewrites the scalar in place (an alias's anchor is fixed where it is written): the integer when
+      // the number is one (`1e8` -> `100000000`), else the float spelling PyYAML reads (`2e-5` -> `2.0e-5`).
+      rule::Fix fix;
+      if (!via_alias) {
+        // A number written with a dot (`1.0e8`) stays a float; min_num_params must be an integer.
+        if (integer && (!shape.has_dot || &node == min_params))
+          fix = fixes::set_value(doc, node.region, node.text, *integer, rule::FixSafety::Safe);
+        else if (&node != min_params)
+          fix = fixes::set_value(doc, node.region, node.text, as_float(shape), rule::FixSafety::Safe);
+      }
       if (&node == min_params) {
-        const std::string fix = integer ? " Write the integer `" + *integer + "`" : " Write an integer";
+        const std::string how = integer ? " Write the integer `" + *integer + "`" : " Write an integer";
         if (size_based) {
-          ctx.report(doc.path(), site,
-                     loads + " With SIZE_BASED_WRAP, accelerate's FSDP plugin calls int('" + node.text +
-                         "'), which raises ValueError in every rank." + fix + " (a float such as `" + as_float(shape) +
-                         "` fails in int() too).",
-                     {}, rule::Severity::Error);
+          ctx.report_fix(doc.path(), site,
+                         loads + " With SIZE_BASED_WRAP, accelerate's FSDP plugin calls int('" + node.text +
+                             "'), which raises ValueError in every rank." + how + " (a float such as `" +
+                             as_float(shape) + "` fails in int() too).",
+                         std::move(fix), {}, rule::Severity::Error);
         } else {
-          ctx.report(
+          ctx.report_fix(
               doc.path(), site,
-              loads + " accelerate reads `min_num_params` only with SIZE_BASED_WRAP, and then with int()." + fix + ".",
-              {}, rule::Severity::Warning);
+              loads + " accelerate reads `min_num_params` only with SIZE_BASED_WRAP, and then with int()." + how + ".",
+              std::move(fix), {}, rule::Severity::Warning);
         }
         return;
       }
-      ctx.report(doc.path(), site, loads + " accelerate keeps the string." + fixes(shape), {}, rule::Severity::Warning);
+      ctx.report_fix(doc.path(), site, loads + " accelerate keeps the string." + advice(shape), std::move(fix), {},
+                     rule::Severity::Warning);
     });
   }
 
@@ -256,7 +269,7 @@ class YamlNumberIsString final : public rule::Rule {
                      "of 'float' and 'str'";
           severity = rule::Severity::Error;
         }
-        message += "." + fixes(shape);
+        message += "." + advice(shape);
         ctx.report(doc->path(), site, message, related, severity);
       }
     }
@@ -283,7 +296,7 @@ class YamlNumberIsString final : public rule::Rule {
            "', not a number: " + why_string(shape) + ".";
   }
 
-  static std::string fixes(const NumberShape& shape) {
+  static std::string advice(const NumberShape& shape) {
     std::string fix = " Write `" + as_float(shape) + "`";
     if (const auto integer = as_integer(shape)) fix += ", or the integer `" + *integer + "`";
     return fix + ".";
