@@ -19,6 +19,8 @@
 #include "lint/config/project_root.hpp"
 #include "lint/config/suggest.hpp"
 #include "lint/driver/driver.hpp"
+#include "lint/memory/budget.hpp"
+#include "lint/memory/report.hpp"
 #include "lint/report/explain.hpp"
 #include "lint/report/reporter.hpp"
 #include "rules/registry.hpp"
@@ -90,6 +92,8 @@ struct Cli {
   bool force_exclude = false;
   bool all_rules = false;
   bool read_stdin = false;
+  bool memory = false;  ///< explain --memory
+  std::string gpu_memory;  ///< --gpu-memory SIZE (MEM001)
 };
 
 /// Rule codes and prefixes, case-insensitively: "fsdp001" is FSDP001. Throws UsageError for an unknown one.
@@ -221,6 +225,8 @@ std::optional<int> parse(int argc, char** argv, Cli& cli) {
                          ->type_name("PATH");
   bool no_gitignore = false;
   app.add_flag("--no-gitignore", no_gitignore, "do not honour .gitignore files");
+  app.add_option("--gpu-memory", cli.gpu_memory, "memory of one GPU (e.g. 80GiB) for MEM001; overrides gpu-memory in launchlint.toml")
+      ->type_name("SIZE");
   app.add_flag("--force-exclude", cli.force_exclude,
                "apply exclude / extend-exclude to files named on the command line too (pre-commit)");
   std::vector<std::string> top_paths;
@@ -233,6 +239,7 @@ std::optional<int> parse(int argc, char** argv, Cli& cli) {
   auto* explain = app.add_subcommand("explain", "print the effective configuration of each launch")->fallthrough();
   std::vector<std::string> explain_paths;
   explain->add_option("paths", explain_paths, "files and directories")->type_name("PATH");
+  explain->add_flag("--memory", cli.memory, "print the per-GPU memory estimate of each launch instead");
   auto* rule = app.add_subcommand("rule", "print a rule's documentation")->fallthrough();
   std::vector<std::string> codes;
   rule->add_option("codes", codes, "rule codes (any case) or slugs")->type_name("CODE");
@@ -413,6 +420,11 @@ int run(int argc, char** argv) {
   if (cli.command == "explain" || cli.statistics) {
     if (outputs.size() > 1) throw UsageError(std::string(cli.statistics ? "--statistics" : "explain") + " writes one format");
   }
+  if (!cli.gpu_memory.empty()) {
+    const auto bytes = lint::memory::parse_memory_size(cli.gpu_memory);
+    if (!bytes) throw UsageError("--gpu-memory needs a size such as 80GiB, not '" + cli.gpu_memory + "'");
+    lint::memory::set_gpu_memory_override(bytes);
+  }
   if (cli.command == "explain") {
     if (cli.read_stdin) throw UsageError("explain reads files, not standard input");
     if (cli.paths.empty()) throw UsageError("explain needs PATHS (e.g. `launchlint explain examples/7b-lora-shard-grad-op`)");
@@ -534,7 +546,9 @@ int run(int argc, char** argv) {
     std::ofstream file;
     if (!out_path.empty()) file.open(out_path);
     std::ostream& out = out_path.empty() ? std::cout : file;
-    if (format == Format::Json) lint::report::write_explain_json(out, launches);
+    if (cli.memory && format == Format::Json) lint::memory::write_memory_json(out, launches);
+    else if (cli.memory) lint::memory::write_memory_text(out, launches);
+    else if (format == Format::Json) lint::report::write_explain_json(out, launches);
     else lint::report::write_explain_text(out, launches, use_color(cli.color, out_path));
     return kExitClean;
   }

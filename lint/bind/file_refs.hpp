@@ -21,7 +21,8 @@ std::vector<std::string> path_candidates(const model::Document& script_doc, cons
 
 /// Paths a launch command refers to, relative to the working directory, in the order they are tried.
 struct FileRefs {
-  std::vector<std::string> accelerate_config, script, trainer_fsdp_config, deepspeed, torchtitan, axolotl, llamafactory;
+  std::vector<std::string> accelerate_config, script, trainer_fsdp_config, deepspeed, torchtitan, axolotl, llamafactory,
+      trainer_args;
   /// Each file the command names, as written, with what it is and its candidates (LL006 reports one that is not
   /// found). Modules (`-m pkg.mod`) are not listed: they may be installed packages.
   struct Written {
@@ -37,5 +38,11 @@ FileRefs referenced_files(const model::Document& script_doc, const parse::Launch
 /// launch script's folder, then the working directory); empty when it names none.
 std::vector<std::string> llamafactory_deepspeed_candidates(const model::Document& script_doc,
                                                            const model::Document& yaml);
+
+/// The DeepSpeed JSON another file of the launch names: accelerate's `deepspeed_config.deepspeed_config_file`,
+/// axolotl's `deepspeed:`, a script's `TrainingArguments(deepspeed="x.json")`, `DeepSpeedStrategy(config="x.json")` or
+/// `deepspeed.initialize(config="x.json")`. Candidates: relative to the working directory the launch implies (the
+/// launch script's folder), to the naming file's folder, then to the working directory; empty when none is named.
+std::vector<std::string> named_deepspeed_candidates(const model::Document& script_doc, const model::Document& referrer);
 
 }  // namespace lint::bind

@@ -98,6 +98,12 @@ std::optional<ProjectConfig> interpret(const std::string& path, const parse::Nod
         note_codes(s.value);
         cfg.per_file_ignores.push_back(std::move(p));
       }
+    } else if (k == "gpu-memory") {
+      if (v.kind != parse::NodeKind::String && v.kind != parse::NodeKind::Int) {
+        error = where(path, v) + ": gpu-memory must be a size such as \"80GiB\"";
+        return std::nullopt;
+      }
+      cfg.gpu_memory = v.text;
     } else if (k == "launch") {
       if (v.kind != parse::NodeKind::Sequence) {
         error = where(path, v) + ": launch must be an array of tables ([[launch]])";

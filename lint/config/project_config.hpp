@@ -26,6 +26,7 @@ struct ProjectConfig {
   std::vector<std::string> extend_exclude;          ///< added to the excludes
   std::vector<driver::PerFileIgnore> per_file_ignores;
   std::optional<std::string> fail_on;
+  std::optional<std::string> gpu_memory;  ///< `gpu-memory = "80GiB"`: per-GPU memory for MEM001
   std::vector<driver::DeclaredLaunch> launches;
   std::vector<CodeRef> codes;  ///< every code in select, ignore, extend-select, severity, per-file-ignores
 };

@@ -19,6 +19,7 @@ DocKind classify_config(const parse::ConfigDocument& doc, parse::Format format) 
       if (axolotl::looks_like_config(m)) return DocKind::AxolotlConfig;
       if (llamafactory::looks_like_config(m)) return DocKind::LlamaFactoryConfig;
       if (accelerate::looks_like_config(m)) return DocKind::AccelerateConfig;
+      if (trainer::looks_like_args_config(m)) return DocKind::TrainerArgsConfig;
       return DocKind::Unknown;
     case parse::Format::Json:
       if (accelerate::looks_like_config(m)) return DocKind::AccelerateConfig;
@@ -33,7 +34,7 @@ DocKind classify_config(const parse::ConfigDocument& doc, parse::Format format) 
 }
 
 bool python_may_matter(std::string_view text) {
-  static constexpr std::array<std::string_view, 14> kNeedles = {"FullyShardedDataParallel",
+  static constexpr std::array<std::string_view, 17> kNeedles = {"FullyShardedDataParallel",
                                                                 "fully_shard",
                                                                 "TrainingArguments",
                                                                 "Accelerator",
@@ -46,7 +47,10 @@ bool python_may_matter(std::string_view text) {
                                                                 "Trainer(",
                                                                 "checkpoint_wrapper",
                                                                 "prepare_model_for_kbit_training",
-                                                                "HfArgumentParser"};
+                                                                "HfArgumentParser",
+                                                                "load_in_",
+                                                                "device_map",
+                                                                "unsloth"};
   for (std::string_view n : kNeedles) {
     if (text.find(n) != std::string_view::npos) return true;
   }

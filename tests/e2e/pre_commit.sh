@@ -22,7 +22,7 @@ mkdir "$tmp/project" && cd "$tmp/project" && git init -q
 mkdir -p scripts configs
 cat > scripts/launch.sh <<'SH'
 #!/usr/bin/env bash
-deepspeed --num_gpus 8 train.py --deepspeed configs/ds.json
+deepspeed --num_gpus 8 train.py --deepspeed configs/ds.json --per_device_train_batch_size 4 --gradient_accumulation_steps 2
 SH
 cat > train.py <<'PY'
 from transformers import HfArgumentParser, Trainer, TrainingArguments
