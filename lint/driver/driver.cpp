@@ -178,7 +178,7 @@ std::unique_ptr<model::Document> load_document(std::string path, std::string tex
       doc->kind = model::DocKind::LaunchScript;
       doc->report_parse_errors = true;
       const std::string name = fs::path(doc->path()).filename().string();
-      const bool makefile = name == "Makefile" || name == "makefile" || name == "GNUmakefile";
+      const bool makefile = name == "Makefile" || name == "makefile" || name == "GNUmakefile" || name.ends_with(".mk");
       doc->launch_commands = parse::find_launch_commands(*doc->source, makefile, &doc->shell_errors);
       break;
     }

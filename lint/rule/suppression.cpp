@@ -81,7 +81,7 @@ std::vector<Suppression> find_suppressions(const source::SourceFile& file, bool 
       if (is_noqa) {
         // `noqa` as a word: `# noqa`, `# noqa: X`, `# NOQA`; not `# noqa_helper`.
         const std::size_t after = noqa + 4;
-        if (after < lt.size() && is_code_char(lt[after])) continue;
+        if (after < lt.size() && (is_code_char(lt[after]) || lt[after] == '_' || lt[after] == '-')) continue;
       }
       s.own_line = lt.substr(0, hash).find_first_not_of(" \t") == std::string_view::npos;
       s.region = file.region(line_start + hash, line_start + lt.size());
