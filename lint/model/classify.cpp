@@ -103,10 +103,11 @@ DocKind classify_config(const parse::ConfigDocument& doc, parse::Format format) 
 }
 
 bool python_may_matter(std::string_view text) {
-  static constexpr std::array<std::string_view, 14> kNeedles = {
+  // `ArgumentParser`: a launched script's own command line matters (LCH007: options a launcher appends).
+  static constexpr std::array<std::string_view, 15> kNeedles = {
       "FullyShardedDataParallel", "fully_shard", "TrainingArguments", "Accelerator", "FSDPStrategy", "Config(",
       "gradient_checkpointing", "activation_checkpointing", "fsdp", "deepspeed", "Trainer(", "checkpoint_wrapper",
-      "prepare_model_for_kbit_training", "HfArgumentParser"};
+      "prepare_model_for_kbit_training", "HfArgumentParser", "ArgumentParser"};
   for (std::string_view n : kNeedles) {
     if (text.find(n) != std::string_view::npos) return true;
   }
