@@ -3,6 +3,7 @@
 // `--local-rank=N` unless --use-env, torch torch/distributed/run.py `config_from_args`), and the script parses its
 // arguments with argparse's parse_args() without defining that option: argparse exits with "unrecognized arguments".
 #include <algorithm>
+#include <cctype>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,25 @@ bool accepted(const std::vector<std::string>& options, const std::string& option
   return prefixed == 1;
 }
 
+/// True when `name` appears as an argument of some call: `(name`, `, name` or `=name` followed by `,` or `)`.
+bool passed_to_a_call(const std::string& text, const std::string& name) {
+  if (name.empty()) return true;
+  auto is_ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '.'; };
+  for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+    const std::size_t end = at + name.size();
+    if ((at > 0 && is_ident(text[at - 1])) || (end < text.size() && is_ident(text[end]))) continue;
+    std::size_t b = at;
+    while (b > 0 && (text[b - 1] == ' ' || text[b - 1] == '\t' || text[b - 1] == '\n')) --b;
+    std::size_t e = end;
+    while (e < text.size() && (text[e] == ' ' || text[e] == '\t' || text[e] == '\n')) ++e;
+    const bool opens = b > 0 && (text[b - 1] == '(' || text[b - 1] == ',' ||
+                                 (text[b - 1] == '=' && (b < 2 || (text[b - 2] != '=' && text[b - 2] != '!'))));
+    const bool closes = e < text.size() && (text[e] == ',' || text[e] == ')');
+    if (opens && closes) return true;
+  }
+  return false;
+}
+
 class LocalRankArgumentRejected final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
@@ -66,8 +86,12 @@ class LocalRankArgumentRejected final : public rule::Rule {
                                    "add_subparsers", "Fire", "parse_intermixed_args"}) {
       if (!py.calls_named(other).empty()) return;
     }
+    if (parsers.front()->keyword("parents") != nullptr) return;  // options inherited from other parsers
     const std::vector<const model::PyCall*> parses = py.calls_named("parse_args");
     if (parses.size() != 1 || !parses.front()->args.empty() || parses.front()->has_unresolved_unpacking) return;
+    // A parser handed to a helper (`add_model_args(parser)`, `deepspeed.add_config_arguments(parser)`) may get
+    // options this file does not show.
+    if (passed_to_a_call(script->source->text(), parses.front()->receiver)) return;
 
     std::vector<std::string> options;
     for (const model::PyCall* add : py.calls_named("add_argument")) {
