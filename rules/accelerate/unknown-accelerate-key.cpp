@@ -14,8 +14,7 @@ class UnknownAccelerateKey final : public rule::Rule {
       const std::string& k = e.key.text;
       if (model::accelerate::is_top_level_key(k)) continue;
       std::string hint;
-      const std::string prefixed = k.starts_with("fsdp_") ? k : "fsdp_" + k;
-      if (model::accelerate::find_fsdp_key(prefixed) != nullptr) {
+      if (model::accelerate::find_fsdp_config_key(k) != nullptr) {
         hint = " FSDP keys belong under `fsdp_config:`.";
       } else if (auto best = model::accelerate::closest(k, model::accelerate::top_level_keys()); !best.empty()) {
         hint = " Did you mean `" + std::string(best) + "`?";

@@ -16,7 +16,7 @@ class UnknownFsdpConfigKey final : public rule::Rule {
     std::vector<std::string_view> names;
     for (const auto& k : model::accelerate::fsdp_keys()) names.push_back(k.name);
     for (const parse::Entry& e : fsdp->entries) {
-      const std::string prefixed = e.key.text.starts_with("fsdp_") ? e.key.text : "fsdp_" + e.key.text;
+      const std::string prefixed = model::accelerate::fsdp_config_key(e.key.text);
       if (model::accelerate::find_fsdp_key(prefixed) != nullptr) continue;
       std::string message = "`fsdp_config." + e.key.text + "` is not a key accelerate reads: it is silently ignored.";
       if (prefixed == "fsdp_backward_prefetch_policy") {

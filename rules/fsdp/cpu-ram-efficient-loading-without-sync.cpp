@@ -22,7 +22,7 @@ const parse::Entry* launcher_entry(const parse::Node& fsdp, std::string_view pre
   }
   const parse::Entry* found = nullptr;
   for (const parse::Entry* e : dict) {
-    const std::string key = e->key.text.starts_with("fsdp_") ? e->key.text : "fsdp_" + e->key.text;
+    const std::string key = model::accelerate::fsdp_config_key(e->key.text);
     if (key == prefixed) found = e;
   }
   return found;
