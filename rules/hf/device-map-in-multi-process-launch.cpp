@@ -1,7 +1,8 @@
 // HF009: `from_pretrained(..., device_map="auto")` (or another spreading map) in a multi-process data-parallel launch:
 // each process spreads the model over every GPU it sees, and accelerate's prepare() refuses such a model in any
 // distributed mode (accelerate src/accelerate/accelerator.py:1469-1480, :1808-1816, :4309-4318). Under ZeRO-3 and FSDP
-// the device map is a different hazard, left to the quantization/sharding rules.
+// the device map is a different hazard, left to the quantization/sharding rules. Only scripts that hand the model to
+// prepare() (directly or through a Trainer) are concerned.
 #include <array>
 #include <string>
 
@@ -41,6 +42,17 @@ bool sharded_or_unknown(const model::Launch& l) {
   return false;
 }
 
+/// True when the script hands a model to accelerate's prepare(): a Trainer (its train() prepares the model) or a
+/// prepare call. A script that only runs inference on the spread model never meets the check.
+bool prepares_a_model(const model::PythonFacts& py) {
+  for (const model::PyCall& c : py.calls) {
+    if (c.name == "prepare" || c.name == "prepare_model" || (c.name.ends_with("Trainer") && c.name != "Trainer") ||
+        (c.name == "Trainer" && !c.callee.starts_with("lightning") && !c.callee.starts_with("pytorch_lightning")))
+      return true;
+  }
+  return false;
+}
+
 class DeviceMapInMultiProcessLaunch final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
@@ -50,6 +62,7 @@ class DeviceMapInMultiProcessLaunch final : public rule::Rule {
     for (const model::Document* d : l.documents) {
       if (d->kind != model::DocKind::PythonScript || !d->python) continue;
       if (d->source->text().find("ACCELERATE_BYPASS_DEVICE_MAP") != std::string::npos) continue;
+      if (!prepares_a_model(*d->python)) continue;
       for (const model::PyCall& c : d->python->calls) {
         if (c.name != "from_pretrained") continue;
         const model::PyArg* dm = c.keyword("device_map");
