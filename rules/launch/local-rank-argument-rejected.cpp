@@ -87,7 +87,11 @@ class LocalRankArgumentRejected final : public rule::Rule {
       if (!py.calls_named(other).empty()) return;
     }
     if (parsers.front()->keyword("parents") != nullptr) return;  // options inherited from other parsers
-    const std::vector<const model::PyCall*> parses = py.calls_named("parse_args");
+    // parser.parse_args() (a method call): `args = parse_args()` is the script's own helper that wraps it.
+    std::vector<const model::PyCall*> parses;
+    for (const model::PyCall* p : py.calls_named("parse_args")) {
+      if (!p->receiver.empty()) parses.push_back(p);
+    }
     if (parses.size() != 1 || !parses.front()->args.empty() || parses.front()->has_unresolved_unpacking) return;
     // A parser handed to a helper (`add_model_args(parser)`, `deepspeed.add_config_arguments(parser)`) may get
     // options this file does not show.
