@@ -12,6 +12,8 @@
 
 #include "lint/config/project_config.hpp"
 #include "lint/driver/driver.hpp"
+#include "lint/memory/budget.hpp"
+#include "lint/memory/report.hpp"
 #include "lint/report/explain.hpp"
 #include "lint/report/reporter.hpp"
 #include "rules/registry.hpp"
@@ -30,6 +32,7 @@ const char* const kHelp = R"(launchlint: a static linter for ML training launch 
 Usage:
   launchlint [OPTIONS] [PATHS...]        lint files and directories (default: .)
   launchlint explain [OPTIONS] PATHS...  print the effective configuration of each launch
+                                         (--memory: the per-GPU memory estimate instead)
   launchlint rule CODE                   print a rule's documentation
   launchlint rule --all [--format json]  print every rule
   launchlint - --stdin-filename PATH     lint standard input as PATH
@@ -52,6 +55,7 @@ Options:
   --jobs N              files read in parallel (default: all cores)
   --stdin-filename PATH the name of standard input's file (with -)
   --no-gitignore        do not honour .gitignore files
+  --gpu-memory SIZE     memory of one GPU (e.g. 80GiB) for MEM001; overrides gpu-memory in launchlint.toml
   --version             print the version
   -h, --help            print this help
 
@@ -98,6 +102,7 @@ struct Cli {
   bool gitignore = true;
   bool all_rules = false;
   bool format_json = false;
+  bool memory = false;  // explain --memory
 };
 
 int usage_error(const std::string& msg) {
@@ -256,6 +261,13 @@ int main(int argc, char** argv) {
       cli.statistics = true;
     } else if (a == "--show-suppressed") {
       cli.show_suppressed = true;
+    } else if (a == "--memory") {
+      cli.memory = true;
+    } else if (a == "--gpu-memory") {
+      auto v = value();
+      auto bytes = v ? lint::memory::parse_memory_size(*v) : std::nullopt;
+      if (!bytes) return usage_error("--gpu-memory needs a size such as 80GiB");
+      lint::memory::set_gpu_memory_override(bytes);
     } else if (a == "--quiet" || a == "-q") {
       cli.quiet = true;
     } else if (a == "--color") {
@@ -317,6 +329,11 @@ int main(int argc, char** argv) {
   }
   std::string fail_on = "warning";
   if (project) {
+    if (project->gpu_memory && !lint::memory::parse_memory_size(*project->gpu_memory)) {
+      std::cerr << "launchlint: configuration error: " << project->path << ": gpu-memory '" << *project->gpu_memory
+                << "' is not a size such as \"80GiB\"\n";
+      return kExitError;
+    }
     if (project->select) opts.selection.select = *project->select;
     opts.selection.ignore = project->ignore;
     opts.selection.extend_select = project->extend_select;
@@ -365,7 +382,8 @@ int main(int argc, char** argv) {
     std::ofstream file;
     if (!out_path.empty()) file.open(out_path);
     std::ostream& out = out_path.empty() ? std::cout : file;
-    if (cli.format_json) lint::report::write_explain_json(out, launches);
+    if (cli.memory) cli.format_json ? lint::memory::write_memory_json(out, launches) : lint::memory::write_memory_text(out, launches);
+    else if (cli.format_json) lint::report::write_explain_json(out, launches);
     else lint::report::write_explain_text(out, launches, use_color(cli.color, out_path));
     return kExitClean;
   }

@@ -13,6 +13,7 @@ namespace {
 const std::map<std::string, std::string> kBands = {{"input", "LL"},          {"yaml", "YML"},   {"accelerate", "ACC"},
                                                    {"fsdp", "FSDP"},         {"hf", "HF"},      {"deepspeed", "DS"},
                                                    {"torchtitan", "TT"},     {"lightning", "PL"}, {"memory", "MEM"},
+                                                   {"quantization", "QNT"}, {"model", "MDL"},
                                                    {"launch", "LCH"}};
 }
 

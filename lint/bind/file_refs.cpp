@@ -1,5 +1,6 @@
 #include "lint/bind/file_refs.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 namespace lint::bind {
@@ -57,6 +58,11 @@ FileRefs referenced_files(const model::Document& script_doc, const parse::Launch
       }
     } else {
       add(refs.script, *cmd.script);
+      // LLaMA-Factory's FSDP recipe: `accelerate launch --config_file fsdp.yaml src/train.py config.yaml`, the
+      // training YAML as the script's only positional argument (bound only if it reads as a LLaMA-Factory config).
+      if (!cmd.script_args.empty() && cmd.script->text.ends_with("train.py") &&
+          (cmd.script_args.front().text.ends_with(".yaml") || cmd.script_args.front().text.ends_with(".yml")))
+        add(refs.llamafactory, cmd.script_args.front());
     }
   }
   const auto args = parse::script_arguments(cmd.script_args);
@@ -87,6 +93,61 @@ std::vector<std::string> llamafactory_deepspeed_candidates(const model::Document
   c.push_back((fs::path(dir.empty() ? "." : dir) / ds->text).lexically_normal().generic_string());
   c.push_back(fs::path(ds->text).lexically_normal().generic_string());
   return c;
+}
+
+namespace {
+
+std::vector<std::string> relative_candidates(const model::Document& script_doc, const model::Document& referrer,
+                                             const std::string& path) {
+  std::vector<std::string> c;
+  auto add = [&](const std::string& dir) {
+    std::string p = dir.empty() || path.starts_with("/") ? fs::path(path).lexically_normal().generic_string()
+                                                         : (fs::path(dir) / path).lexically_normal().generic_string();
+    if (std::find(c.begin(), c.end(), p) == c.end()) c.push_back(std::move(p));
+  };
+  add(fs::path(script_doc.path()).parent_path().generic_string());
+  add(fs::path(referrer.path()).parent_path().generic_string());
+  add("");
+  return c;
+}
+
+bool is_training_arguments(std::string_view name) {
+  return name == "TrainingArguments" || name == "Seq2SeqTrainingArguments" ||
+         (name.ends_with("Config") && name.size() > 6 &&
+          (name.starts_with("SFT") || name.starts_with("DPO") || name.starts_with("GRPO") || name.starts_with("KTO") ||
+           name.starts_with("ORPO") || name.starts_with("CPO") || name.starts_with("Reward")));
+}
+
+}  // namespace
+
+std::vector<std::string> named_deepspeed_candidates(const model::Document& script_doc,
+                                                    const model::Document& referrer) {
+  std::string named;
+  if (referrer.kind == model::DocKind::AccelerateConfig && referrer.root_map() != nullptr) {
+    const parse::Node* section = referrer.root_map()->find("deepspeed_config");
+    const parse::Node* file =
+        section != nullptr && section->is_map() ? section->find("deepspeed_config_file") : nullptr;
+    if (file != nullptr && file->kind == parse::NodeKind::String) named = file->text;
+  } else if (referrer.kind == model::DocKind::AxolotlConfig && referrer.root_map() != nullptr) {
+    const parse::Node* ds = referrer.root_map()->find("deepspeed");
+    if (ds != nullptr && ds->kind == parse::NodeKind::String) named = ds->text;
+  } else if (referrer.kind == model::DocKind::PythonScript && referrer.python) {
+    for (const model::PyCall& c : referrer.python->calls) {
+      const model::PyArg* a = nullptr;
+      if (is_training_arguments(c.name))
+        a = c.keyword("deepspeed");
+      else if (c.name == "DeepSpeedStrategy")
+        a = c.keyword("config");
+      else if (c.name == "initialize" && c.callee.starts_with("deepspeed"))
+        a = c.keyword("config");
+      if (a != nullptr && a->value.kind == model::ValueKind::String && a->value.text.ends_with(".json")) {
+        named = a->value.text;
+        break;
+      }
+    }
+  }
+  if (named.empty()) return {};
+  return relative_candidates(script_doc, referrer, named);
 }
 
 }  // namespace lint::bind

@@ -25,4 +25,10 @@ FileRefs referenced_files(const model::Document& script_doc, const parse::Launch
 std::vector<std::string> llamafactory_deepspeed_candidates(const model::Document& script_doc,
                                                            const model::Document& yaml);
 
+/// The DeepSpeed JSON another file of the launch names: accelerate's `deepspeed_config.deepspeed_config_file`,
+/// axolotl's `deepspeed:`, a script's `TrainingArguments(deepspeed="x.json")`, `DeepSpeedStrategy(config="x.json")` or
+/// `deepspeed.initialize(config="x.json")`. Candidates: relative to the working directory the launch implies (the
+/// launch script's folder), to the naming file's folder, then to the working directory; empty when none is named.
+std::vector<std::string> named_deepspeed_candidates(const model::Document& script_doc, const model::Document& referrer);
+
 }  // namespace lint::bind

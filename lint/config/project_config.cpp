@@ -79,6 +79,12 @@ std::optional<ProjectConfig> interpret(const std::string& path, const parse::Nod
         if (!string_list(path, s.value, p.codes, error)) return std::nullopt;
         cfg.per_file_ignores.push_back(std::move(p));
       }
+    } else if (k == "gpu-memory") {
+      if (v.kind != parse::NodeKind::String && v.kind != parse::NodeKind::Int) {
+        error = where(path, v) + ": gpu-memory must be a size such as \"80GiB\"";
+        return std::nullopt;
+      }
+      cfg.gpu_memory = v.text;
     } else if (k == "launch") {
       if (v.kind != parse::NodeKind::Sequence) {
         error = where(path, v) + ": launch must be an array of tables ([[launch]])";

@@ -19,6 +19,7 @@ struct ProjectConfig {
   std::vector<std::string> exclude;
   std::vector<driver::PerFileIgnore> per_file_ignores;
   std::optional<std::string> fail_on;
+  std::optional<std::string> gpu_memory;  ///< `gpu-memory = "80GiB"`: per-GPU memory for MEM001
   std::vector<driver::DeclaredLaunch> launches;
 };
 

@@ -34,7 +34,7 @@ DocKind classify_config(const parse::ConfigDocument& doc, parse::Format format) 
 
 bool python_may_matter(std::string_view text) {
   // `ArgumentParser`: a launched script's own command line matters (LCH007: options a launcher appends).
-  static constexpr std::array<std::string_view, 15> kNeedles = {"FullyShardedDataParallel",
+  static constexpr std::array<std::string_view, 18> kNeedles = {"FullyShardedDataParallel",
                                                                 "fully_shard",
                                                                 "TrainingArguments",
                                                                 "Accelerator",
@@ -48,6 +48,9 @@ bool python_may_matter(std::string_view text) {
                                                                 "checkpoint_wrapper",
                                                                 "prepare_model_for_kbit_training",
                                                                 "HfArgumentParser",
+                                                                "load_in_",
+                                                                "device_map",
+                                                                "unsloth",
                                                                 "ArgumentParser"};
   for (std::string_view n : kNeedles) {
     if (text.find(n) != std::string_view::npos) return true;

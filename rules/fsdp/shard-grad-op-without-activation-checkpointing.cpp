@@ -1,5 +1,8 @@
 // FSDP001: the effective strategy keeps parameters gathered from forward to backward and nothing checkpoints
 // activations, so peak memory is about DDP's.
+#include <cstdio>
+
+#include "lint/memory/estimate.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
@@ -20,13 +23,38 @@ class ShardGradOpWithoutActivationCheckpointing final : public rule::Rule {
     // The figures are rows sgo_ac0/sgo_ac1 and fs_ac0/fs_ac1 of docs/measurements/fsdp-7b-lora.md (FSDP2: f2raf0_ac0,
     // f2raf1_ac0/f2raf1_ac1 agree to 0.3 GiB); tests/snapshots/ holds every message, so a changed figure fails there.
     const std::string what = v2 ? "reshard_after_forward=False" : site->value.text;
+    const std::string alternative = v2 ? "reshard_after_forward=True" : "FULL_SHARD";
     std::string message = "`" + what + "` keeps every parameter unsharded from forward until backward, and no "
-                          "activation checkpointing is enabled in this launch: peak memory is about that of DDP "
-                          "(measured on a 7B LoRA, 8 ranks: 23.6 GiB per GPU vs 11.9 GiB with " +
-                          std::string(v2 ? "reshard_after_forward=True" : "FULL_SHARD") +
-                          "; 15.5 vs 3.8 GiB with checkpointing). Use " +
-                          std::string(v2 ? "`reshard_after_forward: true`" : "FULL_SHARD") +
-                          " or enable activation checkpointing.";
+                          "activation checkpointing is enabled in this launch: peak memory is about that of DDP ";
+    // With the launched model known, the estimate for this launch (docs/memory.md); otherwise the measured example.
+    const memory::TrainingShape shape = memory::read_training_shape(l);
+    const memory::Estimate here = memory::estimate_launch(shape);
+    const memory::Estimate full = memory::estimate_launch(shape, v2 ? "true" : "FULL_SHARD");
+    if (here.available && full.available && here.peak > full.peak) {
+      auto gib = [](double b) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.1f", b / (1024.0 * 1024.0 * 1024.0));
+        return std::string(buf);
+      };
+      message += "(estimated for this launch: ~" + gib(here.peak) + " GiB per GPU; it keeps ~" +
+                 gib(here.peak - full.peak) + " GiB more per GPU here than " + alternative;
+      // Unknown inputs are listed as `name (range; value assumed)`: quote `name value`.
+      std::string assumed;
+      for (const std::string& u : here.unknowns) {
+        const auto open = u.find(" (");
+        const auto semi = u.find("; ");
+        const auto end = u.find(" assumed)");
+        if (open == std::string::npos || semi == std::string::npos || end == std::string::npos || end < semi) continue;
+        assumed += (assumed.empty() ? "" : ", ") + u.substr(0, open) + " " + u.substr(semi + 2, end - semi - 2);
+      }
+      if (!assumed.empty()) message += ", assuming " + assumed;
+      message += "; `launchlint explain --memory` shows the breakdown).";
+    } else {
+      message += "(measured on a 7B LoRA, 8 ranks: 23.6 GiB per GPU vs 11.9 GiB with " + alternative +
+                 "; 15.5 vs 3.8 GiB with checkpointing).";
+    }
+    message += " Use " + std::string(v2 ? "`reshard_after_forward: true`" : "FULL_SHARD") +
+               " or enable activation checkpointing.";
     std::vector<rule::RelatedLocation> related;
     if (!l.per_file && l.command_document != nullptr && l.command_document->path() != site->path)
       related.push_back({l.command_document->path(), l.command_region, "The launch this configuration belongs to."});
