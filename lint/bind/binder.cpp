@@ -64,6 +64,7 @@ model::BoundInputs bind_command(DocumentSet& docs, const CommandSite& site) {
   in.torchtitan = pick(refs.torchtitan, model::DocKind::TorchtitanConfig);
   in.axolotl = pick(refs.axolotl, model::DocKind::AxolotlConfig);
   in.llamafactory = pick(refs.llamafactory, model::DocKind::LlamaFactoryConfig);
+  in.trainer_args = pick(refs.trainer_args, model::DocKind::TrainerArgsConfig);
   if (in.llamafactory != nullptr && in.deepspeed == nullptr) {
     // The YAML's own `deepspeed:` path, relative to where llamafactory-cli runs.
     const auto c = llamafactory_deepspeed_candidates(*site.document, *in.llamafactory);

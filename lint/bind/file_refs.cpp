@@ -73,11 +73,23 @@ FileRefs referenced_files(const model::Document& script_doc, const parse::Launch
     if (const parse::ScriptArg* a = parse::find_arg(args, name); a != nullptr && a->value)
       add(refs.deepspeed, *a->value);
   }
-  if (cmd.tool == LaunchTool::TorchtitanRunTrain) {
+  // A YAML of TrainingArguments fields given to the script: positionally (HfArgumentParser.parse_yaml_file on
+  // sys.argv[1]) or with TRL's `--config`.
+  if (cmd.script && cmd.tool != LaunchTool::Axolotl && cmd.tool != LaunchTool::LlamaFactory) {
+    if (!cmd.script_args.empty() && !cmd.script_args.front().text.starts_with("-")) {
+      const parse::Word& w = cmd.script_args.front();
+      if (w.text.ends_with(".yaml") || w.text.ends_with(".yml")) add(refs.trainer_args, w);
+    }
+    if (const parse::ScriptArg* a = parse::find_arg(args, "config"); a != nullptr && a->value)
+      add(refs.trainer_args, *a->value);
+  }
+  // torchtitan's trainer started directly: `torchrun ... -m torchtitan.train --job.config_file x.toml`.
+  const bool torchtitan_module = cmd.module && cmd.script && cmd.script->text == "torchtitan.train";
+  if (cmd.tool == LaunchTool::TorchtitanRunTrain || torchtitan_module) {
     const parse::ScriptArg* a = parse::find_arg(args, "job.config_file");
     if (a != nullptr && a->value)
       add(refs.torchtitan, *a->value);
-    else if (auto it = cmd.env.find("CONFIG_FILE"); it != cmd.env.end())
+    else if (auto it = cmd.env.find("CONFIG_FILE"); it != cmd.env.end() && !torchtitan_module)
       add(refs.torchtitan, it->second);
   }
   return refs;

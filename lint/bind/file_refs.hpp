@@ -16,7 +16,8 @@ std::vector<std::string> path_candidates(const model::Document& script_doc, cons
 
 /// Paths a launch command refers to, relative to the working directory, in the order they are tried.
 struct FileRefs {
-  std::vector<std::string> accelerate_config, script, trainer_fsdp_config, deepspeed, torchtitan, axolotl, llamafactory;
+  std::vector<std::string> accelerate_config, script, trainer_fsdp_config, deepspeed, torchtitan, axolotl, llamafactory,
+      trainer_args;
 };
 FileRefs referenced_files(const model::Document& script_doc, const parse::LaunchCommand& command);
 

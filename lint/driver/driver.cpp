@@ -312,6 +312,7 @@ class RuleRunner {
           const bool line_hit = s.scope == rule::Suppression::Scope::File || s.line == diag.region.begin.line ||
                                 (s.own_line && s.line + 1 == diag.region.begin.line);
           if (!line_hit) continue;
+          if (s.bare_noqa) s.covers_finding = true;  // LL005: a `# noqa` the user meant for this finding
           for (std::size_t c = 0; c < s.codes.size(); ++c) {
             if (rule::code_matches(s.codes[c], diag.code)) {
               s.used[c] = true;

@@ -28,9 +28,9 @@ std::optional<double> parse_memory_size(std::string_view text) {
   std::erase_if(unit, [](char c) { return c == ' '; });
   for (char& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   static const std::map<std::string, double> kUnits = {
-      {"", 1.0},          {"b", 1.0},           {"kb", 1e3},         {"mb", 1e6},          {"gb", 1e9},
-      {"tb", 1e12},       {"kib", 1024.0},      {"mib", 1048576.0},  {"gib", 1073741824.0}, {"tib", 1099511627776.0},
-      {"k", 1024.0},      {"m", 1048576.0},     {"g", 1073741824.0}, {"t", 1099511627776.0}};
+      {"", 1.0},     {"b", 1.0},       {"kb", 1e3},         {"mb", 1e6},           {"gb", 1e9},
+      {"tb", 1e12},  {"kib", 1024.0},  {"mib", 1048576.0},  {"gib", 1073741824.0}, {"tib", 1099511627776.0},
+      {"k", 1024.0}, {"m", 1048576.0}, {"g", 1073741824.0}, {"t", 1099511627776.0}};
   const auto it = kUnits.find(unit);
   if (it == kUnits.end()) return std::nullopt;
   return value * it->second;

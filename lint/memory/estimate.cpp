@@ -44,7 +44,8 @@ LoraCount count_lora(const Geometry& g, std::int64_t r, const std::vector<std::s
     const std::int64_t copies = mlp && g.experts > 0 ? g.experts + (g.shared_expert_intermediate > 0 ? 1 : 0) : 1;
     c.trainable += layers * copies * r * (shape->first + shape->second);
     c.input_width_sum += shape->first;
-    if (is(t, {"q_proj", "k_proj", "v_proj", "qkv_proj", "c_attn", "query", "key", "value", "q", "k", "v"})) c.qkv = true;
+    if (is(t, {"q_proj", "k_proj", "v_proj", "qkv_proj", "c_attn", "query", "key", "value", "q", "k", "v"}))
+      c.qkv = true;
     if (is(t, {"o_proj", "o"})) c.o = true;
     if (is(t, {"gate_proj", "up_proj", "w1", "w3", "gate_up_proj", "c_fc"})) c.gate_up = true;
     if (is(t, {"down_proj", "w2"})) c.down = true;
@@ -68,7 +69,8 @@ Estimate estimate(const Inputs& in) {
     kvd = static_cast<double>(g.heads * g.v_head_dim);
   }
   const double L = static_cast<double>(g.arch == Arch::T5 ? 2 * g.layers : g.layers);
-  const double tokens = static_cast<double>(std::max<std::int64_t>(1, in.seq_len) * std::max<std::int64_t>(1, in.micro_batch));
+  const double tokens =
+      static_cast<double>(std::max<std::int64_t>(1, in.seq_len) * std::max<std::int64_t>(1, in.micro_batch));
   const double P = static_cast<double>(g.total_params());
   const double root = static_cast<double>(g.root_params());
   const double umax = static_cast<double>(g.max_layer_params());
@@ -83,10 +85,12 @@ Estimate estimate(const Inputs& in) {
   const bool fsdp = in.strategy == Strategy::Fsdp1 || in.strategy == Strategy::Fsdp2;
   const bool ds = in.strategy == Strategy::DeepSpeed;
   const double N = static_cast<double>(std::max<std::int64_t>(1, in.world_size));
-  const bool hybrid = in.strategy == Strategy::Fsdp1 && is(in.sharding, {"HYBRID_SHARD", "_HYBRID_SHARD_ZERO2", "HYBRID_SHARD_ZERO2"});
+  const bool hybrid =
+      in.strategy == Strategy::Fsdp1 && is(in.sharding, {"HYBRID_SHARD", "_HYBRID_SHARD_ZERO2", "HYBRID_SHARD_ZERO2"});
   const double Ns = hybrid ? static_cast<double>(std::max<std::int64_t>(1, in.shard_group)) : N;
   const bool no_shard = (in.strategy == Strategy::Fsdp1 && in.sharding == "NO_SHARD") || N == 1;
-  const bool keep_gathered = (in.strategy == Strategy::Fsdp1 && is(in.sharding, {"SHARD_GRAD_OP", "_HYBRID_SHARD_ZERO2", "HYBRID_SHARD_ZERO2"})) ||
+  const bool keep_gathered = (in.strategy == Strategy::Fsdp1 &&
+                              is(in.sharding, {"SHARD_GRAD_OP", "_HYBRID_SHARD_ZERO2", "HYBRID_SHARD_ZERO2"})) ||
                              (in.strategy == Strategy::Fsdp2 && in.sharding == "false");
 
   // Storage bytes. Compute dtype: 2 under mixed precision (bf16/fp16), else the stored dtype.
@@ -110,14 +114,24 @@ Estimate estimate(const Inputs& in) {
     frozen_bytes = linear * 0.53 + root * b_base;
     b_base = 0.53;
   }
-  double opt_b = 2 * b_t;  // AdamW: exp_avg + exp_avg_sq in the parameter's dtype
-  double opt_temp_b = b_t; // foreach AdamW: one parameter-sized temporary during the step
+  double opt_b = 2 * b_t;   // AdamW: exp_avg + exp_avg_sq in the parameter's dtype
+  double opt_temp_b = b_t;  // foreach AdamW: one parameter-sized temporary during the step
   switch (in.optimizer) {
-    case Optimizer::Adam8bit: opt_b = 2.0; opt_temp_b = 0; break;
-    case Optimizer::Sgd: opt_b = b_t; opt_temp_b = b_t; break;  // momentum buffer
-    case Optimizer::Adafactor: opt_b = 0.05 * b_t; opt_temp_b = b_t; break;
+    case Optimizer::Adam8bit:
+      opt_b = 2.0;
+      opt_temp_b = 0;
+      break;
+    case Optimizer::Sgd:
+      opt_b = b_t;
+      opt_temp_b = b_t;
+      break;  // momentum buffer
+    case Optimizer::Adafactor:
+      opt_b = 0.05 * b_t;
+      opt_temp_b = b_t;
+      break;
     case Optimizer::AdamW:
-    case Optimizer::Unknown: break;
+    case Optimizer::Unknown:
+      break;
   }
   double grad_b = b_t;
   if (ds && !lora && in.mixed_precision) {
@@ -146,7 +160,8 @@ Estimate estimate(const Inputs& in) {
   const double ddp_bucket = (in.strategy == Strategy::Ddp && N > 1) ? T * grad_b : 0;
   const double tied_state = 0;
   // FSDP1 keeps the sharded gradients of the last step until the next forward (use_orig_params).
-  const double retained = (in.strategy == Strategy::Fsdp1 && !no_shard && (!lora || mixed) && in.use_orig_params) ? grads_all : 0;
+  const double retained =
+      (in.strategy == Strategy::Fsdp1 && !no_shard && (!lora || mixed) && in.use_orig_params) ? grads_all : 0;
   e.steady = params_res + opt_res + ddp_bucket + tied_state + retained;
 
   // Gathered (unsharded) parameters in the compute dtype.
@@ -167,7 +182,8 @@ Estimate estimate(const Inputs& in) {
       gathered_p2 = 2 * umax * b_c * qlora_scale;
       // reshard_after_forward=k (int): after forward each unit keeps a 1/k shard (a clone) for the backward
       // all-gather inside k ranks.
-      if (in.strategy == Strategy::Fsdp2 && !in.sharding.empty() && std::isdigit(static_cast<unsigned char>(in.sharding[0]))) {
+      if (in.strategy == Strategy::Fsdp2 && !in.sharding.empty() &&
+          std::isdigit(static_cast<unsigned char>(in.sharding[0]))) {
         const double k = std::max(1.0, std::atof(in.sharding.c_str()));
         const double kept = (all_gathered - root * b_c) / k;
         gathered_p1 += kept;
@@ -196,7 +212,8 @@ Estimate estimate(const Inputs& in) {
     if (lc.down) per_tok += 2 * I;
     // fp32 adapters computed under autocast (DDP, or FSDP1 with use_orig_params exposing the fp32 weight):
     // each adapted module keeps its own 16-bit copy of its input.
-    const bool fp32_adapter_compute = b_t == 4.0 && (!fsdp || no_shard || (in.strategy == Strategy::Fsdp1 && in.use_orig_params));
+    const bool fp32_adapter_compute =
+        b_t == 4.0 && (!fsdp || no_shard || (in.strategy == Strategy::Fsdp1 && in.use_orig_params));
     if (fp32_adapter_compute) {
       double copies = 2.0 * static_cast<double>(lc.input_width_sum);
       if (lc.qkv) copies -= 2 * h;
@@ -226,11 +243,12 @@ Estimate estimate(const Inputs& in) {
   if (p3 >= p1 && p3 >= p2) {
     e.peak = p3;
     e.peak_phase = "optimizer step";
-    e.breakdown = {{"parameters", params_res, "sharded across " + std::to_string(static_cast<long long>(np)) + " rank(s)"},
-                   {"optimizer_state", opt_res + tied_state, ""},
-                   {"gradients", grads_all, ""},
-                   {"optimizer_temporaries", off_o ? 0 : T * opt_temp_b / no, "foreach step buffers"},
-                   {"ddp_buckets", ddp_bucket, ""}};
+    e.breakdown = {
+        {"parameters", params_res, "sharded across " + std::to_string(static_cast<long long>(np)) + " rank(s)"},
+        {"optimizer_state", opt_res + tied_state, ""},
+        {"gradients", grads_all, ""},
+        {"optimizer_temporaries", off_o ? 0 : T * opt_temp_b / no, "foreach step buffers"},
+        {"ddp_buckets", ddp_bucket, ""}};
   } else if (p1 >= p2) {
     e.peak = p1;
     e.peak_phase = "start of backward (loss)";
@@ -243,13 +261,14 @@ Estimate estimate(const Inputs& in) {
   } else {
     e.peak = p2;
     e.peak_phase = p2_early >= p2_late ? "backward through the decoder layers" : "end of backward";
-    e.breakdown = {{"parameters", params_res, ""},
-                   {"optimizer_state", opt_res + tied_state, ""},
-                   {"ddp_buckets", ddp_bucket, ""},
-                   {"gathered_units", p2_early >= p2_late ? gathered_p2 : gathered_late, ""},
-                   {"activations", act_term_p2, in.checkpointing ? "layer inputs + one recomputed layer" : "every layer"},
-                   {"gradients", p2_early >= p2_late ? 0 : grads_all, "every unit's, at the end of backward"},
-                   {"unit_gradients", unit_grad + root_grad, "unsharded gradients before reduce-scatter"}};
+    e.breakdown = {
+        {"parameters", params_res, ""},
+        {"optimizer_state", opt_res + tied_state, ""},
+        {"ddp_buckets", ddp_bucket, ""},
+        {"gathered_units", p2_early >= p2_late ? gathered_p2 : gathered_late, ""},
+        {"activations", act_term_p2, in.checkpointing ? "layer inputs + one recomputed layer" : "every layer"},
+        {"gradients", p2_early >= p2_late ? 0 : grads_all, "every unit's, at the end of backward"},
+        {"unit_gradients", unit_grad + root_grad, "unsharded gradients before reduce-scatter"}};
   }
   e.breakdown.erase(std::remove_if(e.breakdown.begin(), e.breakdown.end(), [](const Term& t) { return t.bytes <= 0; }),
                     e.breakdown.end());
@@ -276,10 +295,14 @@ std::optional<Inputs> central_inputs(const TrainingShape& s, std::vector<std::st
   in.geometry = *s.geometry;
   note("model geometry: " + s.geometry->source);
   in.training = s.training.value.value_or(Training::Full);
-  if (!s.training.known()) { note("training: full fine-tune assumed (no LoRA/QLoRA configuration read)"); }
+  if (!s.training.known()) {
+    note("training: full fine-tune assumed (no LoRA/QLoRA configuration read)");
+  }
   in.lora_r = s.lora_r.value.value_or(8);
-  if (s.lora_targets.known() && !s.lora_targets.value->empty()) in.lora_targets = *s.lora_targets.value;
-  else if (in.training != Training::Full) note("LoRA targets: q_proj, v_proj assumed (PEFT's default for Llama-style models)");
+  if (s.lora_targets.known() && !s.lora_targets.value->empty())
+    in.lora_targets = *s.lora_targets.value;
+  else if (in.training != Training::Full)
+    note("LoRA targets: q_proj, v_proj assumed (PEFT's default for Llama-style models)");
   in.base_bytes = s.base_bytes.value.value_or(2);
   if (!s.base_bytes.known()) note("weights loaded in bf16 (2 bytes) assumed");
   const std::string mp = s.mixed_precision.value.value_or("bf16");
@@ -291,9 +314,13 @@ std::optional<Inputs> central_inputs(const TrainingShape& s, std::vector<std::st
     note("AdamW (foreach) assumed");
   }
   in.seq_len = s.seq_len.value.value_or(2048);
-  if (!s.seq_len.known()) { unknown("sequence length (512 to 4096; 2048 assumed)"); }
+  if (!s.seq_len.known()) {
+    unknown("sequence length (512 to 4096; 2048 assumed)");
+  }
   in.micro_batch = s.micro_batch.value.value_or(1);
-  if (!s.micro_batch.known()) { unknown("micro-batch (1 to 8; 1 assumed)"); }
+  if (!s.micro_batch.known()) {
+    unknown("micro-batch (1 to 8; 1 assumed)");
+  }
   in.checkpointing = s.checkpointing.value.value_or(false);
   if (!s.checkpointing.known()) unknown("activation checkpointing (on or off; off assumed)");
   in.world_size = s.world_size.value.value_or(8);
@@ -308,17 +335,20 @@ std::optional<Inputs> central_inputs(const TrainingShape& s, std::vector<std::st
   in.use_orig_params = s.use_orig_params.value_or(true);
   // accelerate and the Trainer default FSDP1's backward prefetch to none; torch's own default is BACKWARD_PRE.
   in.backward_prefetch = s.backward_prefetch.empty() ? "BACKWARD_PRE" : s.backward_prefetch;
-  if (in.strategy == Strategy::Fsdp1 && s.backward_prefetch.empty()) note("FSDP1 backward prefetch: BACKWARD_PRE assumed");
+  if (in.strategy == Strategy::Fsdp1 && s.backward_prefetch.empty())
+    note("FSDP1 backward prefetch: BACKWARD_PRE assumed");
   in.lora_dropout = s.lora_dropout.value.value_or(0.0);
   if (in.training != Training::Full && in.strategy == Strategy::Fsdp1) {
     const bool layer_wrap = s.wrap_policy == "TRANSFORMER_BASED_WRAP" || s.wrap_policy == "SIZE_BASED_WRAP";
     if (!s.peft_wrap_policy && layer_wrap && in.use_orig_params) {
       if (in.base_bytes == 4) {
         in.mixed_units = true;
-        note("FSDP1 LoRA with " + s.wrap_policy + " and use_orig_params: frozen and trainable parameters share units "
+        note("FSDP1 LoRA with " + s.wrap_policy +
+             " and use_orig_params: frozen and trainable parameters share units "
              "(their frozen weights get gradients)");
       } else {
-        note("FSDP1 LoRA with " + s.wrap_policy + ": PEFT's fp32 adapters and the 16-bit base would share units, which "
+        note("FSDP1 LoRA with " + s.wrap_policy +
+             ": PEFT's fp32 adapters and the 16-bit base would share units, which "
              "FSDP refuses (one dtype per flat parameter); PEFT's separate units (fsdp_auto_wrap_policy) assumed");
       }
     } else {
@@ -335,7 +365,8 @@ Estimate estimate_launch(const TrainingShape& s, std::optional<std::string> over
   auto in = central_inputs(s, &assumptions, &unknowns);
   if (!in) {
     Estimate e;
-    e.unavailable = s.model_id.known() ? "model '" + *s.model_id.value + "' is not in the built-in table and no local config.json was found"
+    e.unavailable = s.model_id.known() ? "model '" + *s.model_id.value +
+                                             "' is not in the built-in table and no local config.json was found"
                                        : "the launched model is not known";
     return e;
   }
@@ -353,15 +384,28 @@ Estimate estimate_launch(const TrainingShape& s, std::optional<std::string> over
   e.peak_high = std::max(e.peak, estimate(hi).peak);
   std::string label;
   switch (in->strategy) {
-    case Strategy::Single: label = "single GPU"; break;
-    case Strategy::Ddp: label = "DDP"; break;
-    case Strategy::Fsdp1: label = "FSDP1 " + in->sharding; break;
-    case Strategy::Fsdp2: label = "FSDP2 reshard_after_forward=" + in->sharding; break;
-    case Strategy::DeepSpeed: label = "DeepSpeed ZeRO-" + std::to_string(in->zero_stage); break;
-    case Strategy::Unknown: label = "unknown"; break;
+    case Strategy::Single:
+      label = "single GPU";
+      break;
+    case Strategy::Ddp:
+      label = "DDP";
+      break;
+    case Strategy::Fsdp1:
+      label = "FSDP1 " + in->sharding;
+      break;
+    case Strategy::Fsdp2:
+      label = "FSDP2 reshard_after_forward=" + in->sharding;
+      break;
+    case Strategy::DeepSpeed:
+      label = "DeepSpeed ZeRO-" + std::to_string(in->zero_stage);
+      break;
+    case Strategy::Unknown:
+      label = "unknown";
+      break;
   }
   if (in->offload_params || in->offload_optimizer) label += " + CPU offload";
   label += ", " + std::to_string(in->world_size) + " GPU" + (in->world_size == 1 ? "" : "s");
+  if (!s.world_size.known()) label += " (assumed)";
   e.label = label;
   return e;
 }

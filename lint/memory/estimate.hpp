@@ -19,8 +19,8 @@ struct Inputs {
   Training training = Training::Lora;
   std::int64_t lora_r = 16;
   std::vector<std::string> lora_targets{"q_proj", "v_proj"};
-  int base_bytes = 2;          ///< loaded weights
-  bool mixed_precision = true; ///< bf16/fp16 compute with autocast (accelerate / Trainer)
+  int base_bytes = 2;           ///< loaded weights
+  bool mixed_precision = true;  ///< bf16/fp16 compute with autocast (accelerate / Trainer)
   Optimizer optimizer = Optimizer::AdamW;
   std::int64_t seq_len = 2048;
   std::int64_t micro_batch = 1;
@@ -41,22 +41,22 @@ struct Inputs {
 };
 
 struct Term {
-  std::string name;   ///< parameters, gradients, optimizer_state, gathered_units, activations, logits, ...
+  std::string name;  ///< parameters, gradients, optimizer_state, gathered_units, activations, logits, ...
   double bytes = 0;
   std::string detail;
 };
 
 struct Estimate {
   bool available = false;
-  std::string unavailable;         ///< why there is no estimate (model not known, ...)
-  std::string label;               ///< `FSDP1 SHARD_GRAD_OP, 8 GPUs`
-  double steady = 0;               ///< allocated between steps (parameters, optimizer state, persistent buffers)
-  double peak = 0;                 ///< peak allocated per GPU (central assumptions)
-  double peak_low = 0;             ///< over the range of what is not known
+  std::string unavailable;  ///< why there is no estimate (model not known, ...)
+  std::string label;        ///< `FSDP1 SHARD_GRAD_OP, 8 GPUs`
+  double steady = 0;        ///< allocated between steps (parameters, optimizer state, persistent buffers)
+  double peak = 0;          ///< peak allocated per GPU (central assumptions)
+  double peak_low = 0;      ///< over the range of what is not known
   double peak_high = 0;
-  double reserved = 0;             ///< peak reserved by the caching allocator (central)
-  std::string peak_phase;          ///< forward/backward or optimizer step
-  std::vector<Term> breakdown;     ///< at the peak; sums to `peak`
+  double reserved = 0;          ///< peak reserved by the caching allocator (central)
+  std::string peak_phase;       ///< forward/backward or optimizer step
+  std::vector<Term> breakdown;  ///< at the peak; sums to `peak`
   std::vector<std::string> assumptions;
   std::vector<std::string> unknowns;  ///< the inputs the range spans
   std::int64_t params = 0;

@@ -9,7 +9,8 @@ namespace {
 
 std::string lower(std::string_view s) {
   std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
 }
 
@@ -43,63 +44,127 @@ Geometry with(Geometry g, auto&& f) {
 std::vector<Geometry> make_table() {
   std::vector<Geometry> t;
   // Llama 2 / 3 / 3.1 / 3.2 / 3.3 (meta-llama/*/config.json).
-  t.push_back(dense("meta-llama/Llama-2-7b", "llama", "LlamaDecoderLayer", 4096, 32, 32, 32, 0, 11008, 32000, false, false, 6.74e9));
-  t.push_back(dense("meta-llama/Llama-2-13b", "llama", "LlamaDecoderLayer", 5120, 40, 40, 40, 0, 13824, 32000, false, false, 13.0e9));
-  t.push_back(dense("meta-llama/Llama-2-70b", "llama", "LlamaDecoderLayer", 8192, 80, 64, 8, 0, 28672, 32000, false, false, 69.0e9));
-  t.push_back(dense("meta-llama/Meta-Llama-3-8B", "llama", "LlamaDecoderLayer", 4096, 32, 32, 8, 0, 14336, 128256, false, false, 8.03e9));
-  t.push_back(dense("meta-llama/Meta-Llama-3-70B", "llama", "LlamaDecoderLayer", 8192, 80, 64, 8, 0, 28672, 128256, false, false, 70.6e9));
-  t.push_back(dense("meta-llama/Llama-3.1-8B", "llama", "LlamaDecoderLayer", 4096, 32, 32, 8, 0, 14336, 128256, false, false, 8.03e9));
-  t.push_back(dense("meta-llama/Llama-3.1-70B", "llama", "LlamaDecoderLayer", 8192, 80, 64, 8, 0, 28672, 128256, false, false, 70.6e9));
-  t.push_back(dense("meta-llama/Llama-3.1-405B", "llama", "LlamaDecoderLayer", 16384, 126, 128, 8, 0, 53248, 128256, false, false, 405.9e9));
-  t.push_back(dense("meta-llama/Llama-3.2-1B", "llama", "LlamaDecoderLayer", 2048, 16, 32, 8, 64, 8192, 128256, true, false, 1.24e9));
-  t.push_back(dense("meta-llama/Llama-3.2-3B", "llama", "LlamaDecoderLayer", 3072, 28, 24, 8, 128, 8192, 128256, true, false, 3.21e9));
-  t.push_back(dense("meta-llama/Llama-3.3-70B", "llama", "LlamaDecoderLayer", 8192, 80, 64, 8, 0, 28672, 128256, false, false, 70.6e9));
+  t.push_back(dense("meta-llama/Llama-2-7b", "llama", "LlamaDecoderLayer", 4096, 32, 32, 32, 0, 11008, 32000, false,
+                    false, 6.74e9));
+  t.push_back(dense("meta-llama/Llama-2-13b", "llama", "LlamaDecoderLayer", 5120, 40, 40, 40, 0, 13824, 32000, false,
+                    false, 13.0e9));
+  t.push_back(dense("meta-llama/Llama-2-70b", "llama", "LlamaDecoderLayer", 8192, 80, 64, 8, 0, 28672, 32000, false,
+                    false, 69.0e9));
+  t.push_back(dense("meta-llama/Meta-Llama-3-8B", "llama", "LlamaDecoderLayer", 4096, 32, 32, 8, 0, 14336, 128256,
+                    false, false, 8.03e9));
+  t.push_back(dense("meta-llama/Meta-Llama-3-70B", "llama", "LlamaDecoderLayer", 8192, 80, 64, 8, 0, 28672, 128256,
+                    false, false, 70.6e9));
+  t.push_back(dense("meta-llama/Llama-3.1-8B", "llama", "LlamaDecoderLayer", 4096, 32, 32, 8, 0, 14336, 128256, false,
+                    false, 8.03e9));
+  t.push_back(dense("meta-llama/Llama-3.1-70B", "llama", "LlamaDecoderLayer", 8192, 80, 64, 8, 0, 28672, 128256, false,
+                    false, 70.6e9));
+  t.push_back(dense("meta-llama/Llama-3.1-405B", "llama", "LlamaDecoderLayer", 16384, 126, 128, 8, 0, 53248, 128256,
+                    false, false, 405.9e9));
+  t.push_back(dense("meta-llama/Llama-3.2-1B", "llama", "LlamaDecoderLayer", 2048, 16, 32, 8, 64, 8192, 128256, true,
+                    false, 1.24e9));
+  t.push_back(dense("meta-llama/Llama-3.2-3B", "llama", "LlamaDecoderLayer", 3072, 28, 24, 8, 128, 8192, 128256, true,
+                    false, 3.21e9));
+  t.push_back(dense("meta-llama/Llama-3.3-70B", "llama", "LlamaDecoderLayer", 8192, 80, 64, 8, 0, 28672, 128256, false,
+                    false, 70.6e9));
   // Mistral / Mixtral (mistralai/*/config.json).
-  t.push_back(dense("mistralai/Mistral-7B-v0.1", "mistral", "MistralDecoderLayer", 4096, 32, 32, 8, 0, 14336, 32000, false, false, 7.24e9));
-  t.push_back(dense("mistralai/Mistral-7B-v0.3", "mistral", "MistralDecoderLayer", 4096, 32, 32, 8, 0, 14336, 32768, false, false, 7.25e9));
-  t.push_back(with(dense("mistralai/Mixtral-8x7B-v0.1", "mixtral", "MixtralDecoderLayer", 4096, 32, 32, 8, 0, 14336, 32000, false, false, 46.7e9),
-                   [](Geometry& g) { g.experts = 8; g.experts_per_token = 2; g.moe_intermediate = 14336; }));
-  t.push_back(with(dense("mistralai/Mixtral-8x22B-v0.1", "mixtral", "MixtralDecoderLayer", 6144, 56, 48, 8, 0, 16384, 32768, false, false, 140.6e9),
-                   [](Geometry& g) { g.experts = 8; g.experts_per_token = 2; g.moe_intermediate = 16384; }));
-  // Qwen2 / Qwen2.5 (Qwen/*/config.json): q/k/v biases.
-  t.push_back(dense("Qwen/Qwen2-0.5B", "qwen2", "Qwen2DecoderLayer", 896, 24, 14, 2, 0, 4864, 151936, true, true, 0.49e9));
-  t.push_back(dense("Qwen/Qwen2-7B", "qwen2", "Qwen2DecoderLayer", 3584, 28, 28, 4, 0, 18944, 152064, false, true, 7.62e9));
-  t.push_back(dense("Qwen/Qwen2.5-0.5B", "qwen2", "Qwen2DecoderLayer", 896, 24, 14, 2, 0, 4864, 151936, true, true, 0.49e9));
-  t.push_back(dense("Qwen/Qwen2.5-1.5B", "qwen2", "Qwen2DecoderLayer", 1536, 28, 12, 2, 0, 8960, 151936, true, true, 1.54e9));
-  t.push_back(dense("Qwen/Qwen2.5-3B", "qwen2", "Qwen2DecoderLayer", 2048, 36, 16, 2, 0, 11008, 151936, true, true, 3.09e9));
-  t.push_back(dense("Qwen/Qwen2.5-7B", "qwen2", "Qwen2DecoderLayer", 3584, 28, 28, 4, 0, 18944, 152064, false, true, 7.62e9));
-  t.push_back(dense("Qwen/Qwen2.5-14B", "qwen2", "Qwen2DecoderLayer", 5120, 48, 40, 8, 0, 13824, 152064, false, true, 14.7e9));
-  t.push_back(dense("Qwen/Qwen2.5-32B", "qwen2", "Qwen2DecoderLayer", 5120, 64, 40, 8, 0, 27648, 152064, false, true, 32.5e9));
-  t.push_back(dense("Qwen/Qwen2.5-72B", "qwen2", "Qwen2DecoderLayer", 8192, 80, 64, 8, 0, 29568, 152064, false, true, 72.7e9));
-  t.push_back(with(dense("Qwen/Qwen1.5-MoE-A2.7B", "qwen2_moe", "Qwen2MoeDecoderLayer", 2048, 24, 16, 16, 0, 5632, 151936, false, true, 14.3e9),
+  t.push_back(dense("mistralai/Mistral-7B-v0.1", "mistral", "MistralDecoderLayer", 4096, 32, 32, 8, 0, 14336, 32000,
+                    false, false, 7.24e9));
+  t.push_back(dense("mistralai/Mistral-7B-v0.3", "mistral", "MistralDecoderLayer", 4096, 32, 32, 8, 0, 14336, 32768,
+                    false, false, 7.25e9));
+  t.push_back(with(dense("mistralai/Mixtral-8x7B-v0.1", "mixtral", "MixtralDecoderLayer", 4096, 32, 32, 8, 0, 14336,
+                         32000, false, false, 46.7e9),
                    [](Geometry& g) {
-                     g.experts = 60; g.experts_per_token = 4; g.moe_intermediate = 1408;
-                     g.shared_expert_intermediate = 5632; g.shared_expert_gate = true;
+                     g.experts = 8;
+                     g.experts_per_token = 2;
+                     g.moe_intermediate = 14336;
+                   }));
+  t.push_back(with(dense("mistralai/Mixtral-8x22B-v0.1", "mixtral", "MixtralDecoderLayer", 6144, 56, 48, 8, 0, 16384,
+                         32768, false, false, 140.6e9),
+                   [](Geometry& g) {
+                     g.experts = 8;
+                     g.experts_per_token = 2;
+                     g.moe_intermediate = 16384;
+                   }));
+  // Qwen2 / Qwen2.5 (Qwen/*/config.json): q/k/v biases.
+  t.push_back(
+      dense("Qwen/Qwen2-0.5B", "qwen2", "Qwen2DecoderLayer", 896, 24, 14, 2, 0, 4864, 151936, true, true, 0.49e9));
+  t.push_back(
+      dense("Qwen/Qwen2-7B", "qwen2", "Qwen2DecoderLayer", 3584, 28, 28, 4, 0, 18944, 152064, false, true, 7.62e9));
+  t.push_back(
+      dense("Qwen/Qwen2.5-0.5B", "qwen2", "Qwen2DecoderLayer", 896, 24, 14, 2, 0, 4864, 151936, true, true, 0.49e9));
+  t.push_back(
+      dense("Qwen/Qwen2.5-1.5B", "qwen2", "Qwen2DecoderLayer", 1536, 28, 12, 2, 0, 8960, 151936, true, true, 1.54e9));
+  t.push_back(
+      dense("Qwen/Qwen2.5-3B", "qwen2", "Qwen2DecoderLayer", 2048, 36, 16, 2, 0, 11008, 151936, true, true, 3.09e9));
+  t.push_back(
+      dense("Qwen/Qwen2.5-7B", "qwen2", "Qwen2DecoderLayer", 3584, 28, 28, 4, 0, 18944, 152064, false, true, 7.62e9));
+  t.push_back(
+      dense("Qwen/Qwen2.5-14B", "qwen2", "Qwen2DecoderLayer", 5120, 48, 40, 8, 0, 13824, 152064, false, true, 14.7e9));
+  t.push_back(
+      dense("Qwen/Qwen2.5-32B", "qwen2", "Qwen2DecoderLayer", 5120, 64, 40, 8, 0, 27648, 152064, false, true, 32.5e9));
+  t.push_back(
+      dense("Qwen/Qwen2.5-72B", "qwen2", "Qwen2DecoderLayer", 8192, 80, 64, 8, 0, 29568, 152064, false, true, 72.7e9));
+  t.push_back(with(dense("Qwen/Qwen1.5-MoE-A2.7B", "qwen2_moe", "Qwen2MoeDecoderLayer", 2048, 24, 16, 16, 0, 5632,
+                         151936, false, true, 14.3e9),
+                   [](Geometry& g) {
+                     g.experts = 60;
+                     g.experts_per_token = 4;
+                     g.moe_intermediate = 1408;
+                     g.shared_expert_intermediate = 5632;
+                     g.shared_expert_gate = true;
                    }));
   // Qwen3 (Qwen/*/config.json): head_dim 128, per-head q/k norms, no biases.
-  auto qwen3 = [](Geometry g) { g.qk_norm = true; return g; };
-  t.push_back(qwen3(dense("Qwen/Qwen3-0.6B", "qwen3", "Qwen3DecoderLayer", 1024, 28, 16, 8, 128, 3072, 151936, true, false, 0.6e9)));
-  t.push_back(qwen3(dense("Qwen/Qwen3-1.7B", "qwen3", "Qwen3DecoderLayer", 2048, 28, 16, 8, 128, 6144, 151936, true, false, 1.7e9)));
-  t.push_back(qwen3(dense("Qwen/Qwen3-4B", "qwen3", "Qwen3DecoderLayer", 2560, 36, 32, 8, 128, 9728, 151936, true, false, 4.0e9)));
-  t.push_back(qwen3(dense("Qwen/Qwen3-8B", "qwen3", "Qwen3DecoderLayer", 4096, 36, 32, 8, 128, 12288, 151936, false, false, 8.2e9)));
-  t.push_back(qwen3(dense("Qwen/Qwen3-14B", "qwen3", "Qwen3DecoderLayer", 5120, 40, 40, 8, 128, 17408, 151936, false, false, 14.8e9)));
-  t.push_back(with(qwen3(dense("Qwen/Qwen3-30B-A3B", "qwen3_moe", "Qwen3MoeDecoderLayer", 2048, 48, 32, 4, 128, 6144, 151936, false, false, 30.5e9)),
-                   [](Geometry& g) { g.experts = 128; g.experts_per_token = 8; g.moe_intermediate = 768; }));
+  auto qwen3 = [](Geometry g) {
+    g.qk_norm = true;
+    return g;
+  };
+  t.push_back(qwen3(
+      dense("Qwen/Qwen3-0.6B", "qwen3", "Qwen3DecoderLayer", 1024, 28, 16, 8, 128, 3072, 151936, true, false, 0.6e9)));
+  t.push_back(qwen3(
+      dense("Qwen/Qwen3-1.7B", "qwen3", "Qwen3DecoderLayer", 2048, 28, 16, 8, 128, 6144, 151936, true, false, 1.7e9)));
+  t.push_back(qwen3(
+      dense("Qwen/Qwen3-4B", "qwen3", "Qwen3DecoderLayer", 2560, 36, 32, 8, 128, 9728, 151936, true, false, 4.0e9)));
+  t.push_back(qwen3(
+      dense("Qwen/Qwen3-8B", "qwen3", "Qwen3DecoderLayer", 4096, 36, 32, 8, 128, 12288, 151936, false, false, 8.2e9)));
+  t.push_back(qwen3(dense("Qwen/Qwen3-14B", "qwen3", "Qwen3DecoderLayer", 5120, 40, 40, 8, 128, 17408, 151936, false,
+                          false, 14.8e9)));
+  t.push_back(with(qwen3(dense("Qwen/Qwen3-30B-A3B", "qwen3_moe", "Qwen3MoeDecoderLayer", 2048, 48, 32, 4, 128, 6144,
+                               151936, false, false, 30.5e9)),
+                   [](Geometry& g) {
+                     g.experts = 128;
+                     g.experts_per_token = 8;
+                     g.moe_intermediate = 768;
+                   }));
   // Gemma 2 / 3 (google/*/config.json): four norms per layer, tied head.
-  auto gemma = [](Geometry g) { g.norms_per_layer = 4; return g; };
-  t.push_back(gemma(dense("google/gemma-2-2b", "gemma2", "Gemma2DecoderLayer", 2304, 26, 8, 4, 256, 9216, 256000, true, false, 2.61e9)));
-  t.push_back(gemma(dense("google/gemma-2-9b", "gemma2", "Gemma2DecoderLayer", 3584, 42, 16, 8, 256, 14336, 256000, true, false, 9.24e9)));
-  t.push_back(gemma(dense("google/gemma-2-27b", "gemma2", "Gemma2DecoderLayer", 4608, 46, 32, 16, 128, 36864, 256000, true, false, 27.2e9)));
-  t.push_back(with(gemma(dense("google/gemma-3-1b-pt", "gemma3_text", "Gemma3DecoderLayer", 1152, 26, 4, 1, 256, 6912, 262144, true, false, 1.0e9)),
+  auto gemma = [](Geometry g) {
+    g.norms_per_layer = 4;
+    return g;
+  };
+  t.push_back(gemma(dense("google/gemma-2-2b", "gemma2", "Gemma2DecoderLayer", 2304, 26, 8, 4, 256, 9216, 256000, true,
+                          false, 2.61e9)));
+  t.push_back(gemma(dense("google/gemma-2-9b", "gemma2", "Gemma2DecoderLayer", 3584, 42, 16, 8, 256, 14336, 256000,
+                          true, false, 9.24e9)));
+  t.push_back(gemma(dense("google/gemma-2-27b", "gemma2", "Gemma2DecoderLayer", 4608, 46, 32, 16, 128, 36864, 256000,
+                          true, false, 27.2e9)));
+  t.push_back(with(gemma(dense("google/gemma-3-1b-pt", "gemma3_text", "Gemma3DecoderLayer", 1152, 26, 4, 1, 256, 6912,
+                               262144, true, false, 1.0e9)),
                    [](Geometry& g) { g.qk_norm = true; }));
   // Phi-3 / Phi-4 (microsoft/*/config.json): fused qkv and gate_up, same counts.
-  t.push_back(dense("microsoft/Phi-3-mini-4k-instruct", "phi3", "Phi3DecoderLayer", 3072, 32, 32, 32, 0, 8192, 32064, false, false, 3.82e9));
-  t.push_back(dense("microsoft/Phi-3-medium-4k-instruct", "phi3", "Phi3DecoderLayer", 5120, 40, 40, 10, 0, 17920, 32064, false, false, 14.0e9));
-  t.push_back(dense("microsoft/phi-4", "phi3", "Phi3DecoderLayer", 5120, 40, 40, 10, 0, 17920, 100352, false, false, 14.7e9));
+  t.push_back(dense("microsoft/Phi-3-mini-4k-instruct", "phi3", "Phi3DecoderLayer", 3072, 32, 32, 32, 0, 8192, 32064,
+                    false, false, 3.82e9));
+  t.push_back(dense("microsoft/Phi-3-medium-4k-instruct", "phi3", "Phi3DecoderLayer", 5120, 40, 40, 10, 0, 17920, 32064,
+                    false, false, 14.0e9));
+  t.push_back(
+      dense("microsoft/phi-4", "phi3", "Phi3DecoderLayer", 5120, 40, 40, 10, 0, 17920, 100352, false, false, 14.7e9));
   // OLMo 2 (allenai/*/config.json): q/k norms over the full projection, two post-norms.
-  auto olmo2 = [](Geometry g) { g.qk_norm = true; return g; };
-  t.push_back(olmo2(dense("allenai/OLMo-2-1124-7B", "olmo2", "Olmo2DecoderLayer", 4096, 32, 32, 32, 0, 11008, 100352, false, false, 7.3e9)));
-  t.push_back(olmo2(dense("allenai/OLMo-2-1124-13B", "olmo2", "Olmo2DecoderLayer", 5120, 40, 40, 40, 0, 13824, 100352, false, false, 13.7e9)));
+  auto olmo2 = [](Geometry g) {
+    g.qk_norm = true;
+    return g;
+  };
+  t.push_back(olmo2(dense("allenai/OLMo-2-1124-7B", "olmo2", "Olmo2DecoderLayer", 4096, 32, 32, 32, 0, 11008, 100352,
+                          false, false, 7.3e9)));
+  t.push_back(olmo2(dense("allenai/OLMo-2-1124-13B", "olmo2", "Olmo2DecoderLayer", 5120, 40, 40, 40, 0, 13824, 100352,
+                          false, false, 13.7e9)));
   // GPT-2 (openai-community/*/config.json).
   auto gpt2 = [](std::string id, std::int64_t h, std::int64_t l, std::int64_t heads, double pub) {
     Geometry g = dense(std::move(id), "gpt2", "GPT2Block", h, l, heads, heads, 0, 4 * h, 50257, true, true, pub);
@@ -132,26 +197,43 @@ std::vector<Geometry> make_table() {
   // DeepSeek V2 / V3 (deepseek-ai/*/config.json): MLA attention, shared + routed experts.
   auto ds = [](std::string id, std::string type, std::string cls, std::int64_t h, std::int64_t l, std::int64_t heads,
                std::int64_t inter, std::int64_t vocab, double pub) {
-    Geometry g = dense(std::move(id), std::move(type), std::move(cls), h, l, heads, heads, 0, inter, vocab, false, false, pub);
+    Geometry g =
+        dense(std::move(id), std::move(type), std::move(cls), h, l, heads, heads, 0, inter, vocab, false, false, pub);
     g.arch = Arch::DeepSeek;
     return g;
   };
-  t.push_back(with(ds("deepseek-ai/DeepSeek-V2-Lite", "deepseek_v2", "DeepseekV2DecoderLayer", 2048, 27, 16, 10944, 102400, 15.7e9),
-                   [](Geometry& g) {
-                     g.kv_lora_rank = 512; g.qk_nope_head_dim = 128; g.qk_rope_head_dim = 64; g.v_head_dim = 128;
-                     g.experts = 64; g.experts_per_token = 6; g.moe_intermediate = 1408;
-                     g.shared_expert_intermediate = 2 * 1408; g.first_dense_layers = 1;
-                   }));
-  t.push_back(with(ds("deepseek-ai/DeepSeek-V3", "deepseek_v3", "DeepseekV3DecoderLayer", 7168, 61, 128, 18432, 129280, 671e9),
-                   [](Geometry& g) {
-                     g.q_lora_rank = 1536; g.kv_lora_rank = 512; g.qk_nope_head_dim = 128; g.qk_rope_head_dim = 64;
-                     g.v_head_dim = 128; g.experts = 256; g.experts_per_token = 8; g.moe_intermediate = 2048;
-                     g.shared_expert_intermediate = 2048; g.first_dense_layers = 3;
-                   }));
+  t.push_back(with(
+      ds("deepseek-ai/DeepSeek-V2-Lite", "deepseek_v2", "DeepseekV2DecoderLayer", 2048, 27, 16, 10944, 102400, 15.7e9),
+      [](Geometry& g) {
+        g.kv_lora_rank = 512;
+        g.qk_nope_head_dim = 128;
+        g.qk_rope_head_dim = 64;
+        g.v_head_dim = 128;
+        g.experts = 64;
+        g.experts_per_token = 6;
+        g.moe_intermediate = 1408;
+        g.shared_expert_intermediate = 2 * 1408;
+        g.first_dense_layers = 1;
+      }));
+  t.push_back(
+      with(ds("deepseek-ai/DeepSeek-V3", "deepseek_v3", "DeepseekV3DecoderLayer", 7168, 61, 128, 18432, 129280, 671e9),
+           [](Geometry& g) {
+             g.q_lora_rank = 1536;
+             g.kv_lora_rank = 512;
+             g.qk_nope_head_dim = 128;
+             g.qk_rope_head_dim = 64;
+             g.v_head_dim = 128;
+             g.experts = 256;
+             g.experts_per_token = 8;
+             g.moe_intermediate = 2048;
+             g.shared_expert_intermediate = 2048;
+             g.first_dense_layers = 3;
+           }));
   // torchtitan llama3 flavors (torchtitan/models/llama3/__init__.py at v0.2.2): ffn width from
   // ffn_dim_multiplier / multiple_of, tokenizer vocabulary 128256.
-  for (auto [flavor, from] : {std::pair{"llama3/8B", "meta-llama/Llama-3.1-8B"}, std::pair{"llama3/70B", "meta-llama/Llama-3.1-70B"},
-                              std::pair{"llama3/405B", "meta-llama/Llama-3.1-405B"}}) {
+  for (auto [flavor, from] :
+       {std::pair{"llama3/8B", "meta-llama/Llama-3.1-8B"}, std::pair{"llama3/70B", "meta-llama/Llama-3.1-70B"},
+        std::pair{"llama3/405B", "meta-llama/Llama-3.1-405B"}}) {
     for (const Geometry& g : t) {
       if (g.id != from) continue;
       Geometry f = g;
@@ -169,7 +251,8 @@ std::int64_t attention_params(const Geometry& g) {
   const std::int64_t h = g.hidden;
   if (g.arch == Arch::DeepSeek) {
     const std::int64_t qk = g.qk_nope_head_dim + g.qk_rope_head_dim;
-    std::int64_t q = g.q_lora_rank > 0 ? h * g.q_lora_rank + g.q_lora_rank + g.q_lora_rank * g.heads * qk : h * g.heads * qk;
+    std::int64_t q =
+        g.q_lora_rank > 0 ? h * g.q_lora_rank + g.q_lora_rank + g.q_lora_rank * g.heads * qk : h * g.heads * qk;
     return q + h * (g.kv_lora_rank + g.qk_rope_head_dim) + g.kv_lora_rank +
            g.kv_lora_rank * g.heads * (g.qk_nope_head_dim + g.v_head_dim) + g.heads * g.v_head_dim * h;
   }
@@ -243,21 +326,33 @@ std::int64_t Geometry::embedding_params() const {
   return p;
 }
 
-std::int64_t Geometry::head_params() const { return tied ? 0 : vocab * hidden; }
+std::int64_t Geometry::head_params() const {
+  return tied ? 0 : vocab * hidden;
+}
 
 std::int64_t Geometry::root_params() const {
   std::int64_t p = embedding_params() + head_params();
   switch (arch) {
-    case Arch::Gpt2: p += 2 * hidden; break;                      // ln_f
-    case Arch::Bert: p += hidden * hidden + hidden; break;        // pooler
-    case Arch::T5: p += 2 * hidden; break;                        // final norm of each stack
+    case Arch::Gpt2:
+      p += 2 * hidden;
+      break;  // ln_f
+    case Arch::Bert:
+      p += hidden * hidden + hidden;
+      break;  // pooler
+    case Arch::T5:
+      p += 2 * hidden;
+      break;  // final norm of each stack
     case Arch::Llama:
-    case Arch::DeepSeek: p += hidden; break;                      // final norm
+    case Arch::DeepSeek:
+      p += hidden;
+      break;  // final norm
   }
   return p;
 }
 
-std::int64_t Geometry::total_params() const { return all_layer_params() + root_params(); }
+std::int64_t Geometry::total_params() const {
+  return all_layer_params() + root_params();
+}
 
 std::optional<std::pair<std::int64_t, std::int64_t>> Geometry::linear_shape(std::string_view name) const {
   const std::int64_t h = hidden;
@@ -286,11 +381,15 @@ std::optional<std::pair<std::int64_t, std::int64_t>> Geometry::linear_shape(std:
 
 std::vector<std::string> Geometry::linear_names() const {
   switch (arch) {
-    case Arch::Gpt2: return {"c_attn", "c_proj", "c_fc"};
-    case Arch::Bert: return {"query", "key", "value"};
-    case Arch::T5: return {"q", "k", "v", "o"};
+    case Arch::Gpt2:
+      return {"c_attn", "c_proj", "c_fc"};
+    case Arch::Bert:
+      return {"query", "key", "value"};
+    case Arch::T5:
+      return {"q", "k", "v", "o"};
     case Arch::Llama:
-    case Arch::DeepSeek: break;
+    case Arch::DeepSeek:
+      break;
   }
   if (model_type == "phi3") return {"qkv_proj", "o_proj", "gate_up_proj", "down_proj"};
   return {"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"};
@@ -364,12 +463,22 @@ std::optional<Geometry> geometry_from_config(const parse::Node& root, std::strin
   g.model_type = str("model_type");
   g.id = g.source;
   static const std::vector<std::pair<std::string_view, std::string_view>> kLlamaLike = {
-      {"llama", "LlamaDecoderLayer"},       {"mistral", "MistralDecoderLayer"},   {"mixtral", "MixtralDecoderLayer"},
-      {"qwen2", "Qwen2DecoderLayer"},       {"qwen2_moe", "Qwen2MoeDecoderLayer"}, {"qwen3", "Qwen3DecoderLayer"},
-      {"qwen3_moe", "Qwen3MoeDecoderLayer"}, {"gemma", "GemmaDecoderLayer"},      {"gemma2", "Gemma2DecoderLayer"},
-      {"gemma3_text", "Gemma3DecoderLayer"}, {"phi3", "Phi3DecoderLayer"},        {"olmo2", "Olmo2DecoderLayer"},
-      {"deepseek_v2", "DeepseekV2DecoderLayer"}, {"deepseek_v3", "DeepseekV3DecoderLayer"}};
-  const auto it = std::find_if(kLlamaLike.begin(), kLlamaLike.end(), [&](const auto& p) { return p.first == g.model_type; });
+      {"llama", "LlamaDecoderLayer"},
+      {"mistral", "MistralDecoderLayer"},
+      {"mixtral", "MixtralDecoderLayer"},
+      {"qwen2", "Qwen2DecoderLayer"},
+      {"qwen2_moe", "Qwen2MoeDecoderLayer"},
+      {"qwen3", "Qwen3DecoderLayer"},
+      {"qwen3_moe", "Qwen3MoeDecoderLayer"},
+      {"gemma", "GemmaDecoderLayer"},
+      {"gemma2", "Gemma2DecoderLayer"},
+      {"gemma3_text", "Gemma3DecoderLayer"},
+      {"phi3", "Phi3DecoderLayer"},
+      {"olmo2", "Olmo2DecoderLayer"},
+      {"deepseek_v2", "DeepseekV2DecoderLayer"},
+      {"deepseek_v3", "DeepseekV3DecoderLayer"}};
+  const auto it =
+      std::find_if(kLlamaLike.begin(), kLlamaLike.end(), [&](const auto& p) { return p.first == g.model_type; });
   if (g.model_type == "gpt2") {
     g.arch = Arch::Gpt2;
     g.decoder_layer_class = "GPT2Block";

@@ -23,23 +23,23 @@ enum class Arch : std::uint8_t {
 };
 
 struct Geometry {
-  std::string id;                   ///< the hub id or flavor it was found by (`meta-llama/Llama-3.1-8B`)
-  std::string source;               ///< where the values come from (`published config.json of ...`, a local path)
+  std::string id;      ///< the hub id or flavor it was found by (`meta-llama/Llama-3.1-8B`)
+  std::string source;  ///< where the values come from (`published config.json of ...`, a local path)
   Arch arch = Arch::Llama;
   std::string model_type;           ///< config.json `model_type` (`llama`, `qwen2`)
   std::string decoder_layer_class;  ///< the transformers class of one block (`LlamaDecoderLayer`)
   std::int64_t hidden = 0;
-  std::int64_t layers = 0;          ///< decoder layers (T5: per stack)
+  std::int64_t layers = 0;  ///< decoder layers (T5: per stack)
   std::int64_t heads = 0;
   std::int64_t kv_heads = 0;
-  std::int64_t head_dim = 0;        ///< 0: hidden / heads
+  std::int64_t head_dim = 0;  ///< 0: hidden / heads
   std::int64_t intermediate = 0;
   std::int64_t vocab = 0;
-  std::int64_t max_positions = 0;   ///< learned position table (GPT-2, BERT)
-  bool tied = false;                ///< LM head shares the embedding
+  std::int64_t max_positions = 0;  ///< learned position table (GPT-2, BERT)
+  bool tied = false;               ///< LM head shares the embedding
   bool qkv_bias = false;
-  bool qk_norm = false;             ///< per-head q/k RMSNorm (Qwen3, Gemma 3); OLMo 2 norms the full q and k
-  int norms_per_layer = 2;          ///< Gemma 2/3 and OLMo 2 have four / two post-norms
+  bool qk_norm = false;     ///< per-head q/k RMSNorm (Qwen3, Gemma 3); OLMo 2 norms the full q and k
+  int norms_per_layer = 2;  ///< Gemma 2/3 and OLMo 2 have four / two post-norms
   // Mixture of experts (0 when dense).
   std::int64_t experts = 0;
   std::int64_t experts_per_token = 0;

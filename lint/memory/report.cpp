@@ -25,15 +25,18 @@ std::optional<std::string> comparison(const TrainingShape& s) {
   return std::nullopt;
 }
 
-void json_string(std::ostream& out, const std::string& s) { out << '"' << report::json_escape(s) << '"'; }
+void json_string(std::ostream& out, const std::string& s) {
+  out << '"' << report::json_escape(s) << '"';
+}
 
 void json_estimate(std::ostream& out, const Estimate& e) {
   out << "{\"available\": true, \"label\": ";
   json_string(out, e.label);
-  out << ", \"peak_bytes\": " << static_cast<long long>(e.peak) << ", \"peak_bytes_low\": "
-      << static_cast<long long>(e.peak_low) << ", \"peak_bytes_high\": " << static_cast<long long>(e.peak_high)
-      << ", \"reserved_bytes\": " << static_cast<long long>(e.reserved) << ", \"steady_bytes\": "
-      << static_cast<long long>(e.steady) << ", \"peak_phase\": ";
+  out << ", \"peak_bytes\": " << static_cast<long long>(e.peak)
+      << ", \"peak_bytes_low\": " << static_cast<long long>(e.peak_low)
+      << ", \"peak_bytes_high\": " << static_cast<long long>(e.peak_high)
+      << ", \"reserved_bytes\": " << static_cast<long long>(e.reserved)
+      << ", \"steady_bytes\": " << static_cast<long long>(e.steady) << ", \"peak_phase\": ";
   json_string(out, e.peak_phase);
   out << ", \"params\": " << e.params << ", \"trainable_params\": " << e.trainable << ", \"breakdown\": [";
   for (std::size_t i = 0; i < e.breakdown.size(); ++i) {
@@ -74,6 +77,15 @@ void write_memory_text(std::ostream& out, const std::vector<const model::Launch*
     else
       std::snprintf(counts, sizeof counts, "all %.2fB parameters trained", static_cast<double>(e.params) / 1e9);
     out << "  " << e.label << " (" << (s.geometry ? s.geometry->id : std::string{}) << ", " << counts << ")\n";
+    if (s.geometry) {
+      char units[160];
+      std::snprintf(units, sizeof units,
+                    "  wrap units: %lld decoder layers of up to %.1fM parameters, root %.1fM (embeddings, head)\n",
+                    static_cast<long long>(s.geometry->arch == Arch::T5 ? 2 * s.geometry->layers : s.geometry->layers),
+                    static_cast<double>(s.geometry->max_layer_params()) / 1e6,
+                    static_cast<double>(s.geometry->root_params()) / 1e6);
+      out << units;
+    }
     out << "  peak allocated  " << gib(e.peak);
     if (e.peak_high > e.peak_low * 1.001) out << "  (range " << gib(e.peak_low) << " to " << gib(e.peak_high) << ")";
     out << ", at " << e.peak_phase << "\n";
@@ -103,8 +115,22 @@ void write_memory_json(std::ostream& out, const std::vector<const model::Launch*
     out << (i ? ",\n " : "\n ") << "{\"name\": ";
     json_string(out, l.name);
     out << ", \"model\": ";
-    if (s.model_id.known()) json_string(out, *s.model_id.value);
-    else out << "null";
+    if (s.model_id.known())
+      json_string(out, *s.model_id.value);
+    else
+      out << "null";
+    if (s.geometry) {
+      const Geometry& g = *s.geometry;
+      out << ", \"geometry\": {\"source\": ";
+      json_string(out, g.source);
+      out << ", \"decoder_layer_class\": ";
+      json_string(out, g.decoder_layer_class);
+      out << ", \"hidden\": " << g.hidden << ", \"layers\": " << g.layers << ", \"heads\": " << g.heads
+          << ", \"kv_heads\": " << g.kv_heads << ", \"intermediate\": " << g.intermediate << ", \"vocab\": " << g.vocab
+          << ", \"tied_embeddings\": " << (g.tied ? "true" : "false") << ", \"experts\": " << g.experts
+          << ", \"params\": " << g.total_params() << ", \"decoder_layer_params\": " << g.max_layer_params()
+          << ", \"root_params\": " << g.root_params() << "}";
+    }
     out << ", \"memory\": ";
     const Estimate e = estimate_launch(s);
     if (!e.available) {

@@ -9,6 +9,7 @@
 #include "lint/model/launch_command.hpp"
 #include "lint/model/query.hpp"
 #include "lint/model/resolve.hpp"
+#include "lint/parse/integer.hpp"
 #include "lint/parse/readers.hpp"
 
 namespace lint::memory {
@@ -25,14 +26,7 @@ std::string lower(std::string s) {
 
 std::optional<std::int64_t> int_of(const Value& v) {
   if (v.kind == ValueKind::Int) return v.integer;
-  if (v.kind == ValueKind::String) {
-    try {
-      std::size_t used = 0;
-      const long long x = std::stoll(v.text, &used);
-      if (used == v.text.size()) return x;
-    } catch (...) {  // NOLINT(bugprone-empty-catch): not an integer
-    }
-  }
+  if (v.kind == ValueKind::String) return parse::parse_int(v.text);
   return std::nullopt;
 }
 
@@ -100,7 +94,9 @@ struct Reader {
   void config(const model::Document& doc) {
     const parse::Node* root = doc.root_map();
     if (root == nullptr) return;
-    auto entry = [&](const parse::Node& map, std::string_view key) -> const parse::Entry* { return map.find_entry(key); };
+    auto entry = [&](const parse::Node& map, std::string_view key) -> const parse::Entry* {
+      return map.find_entry(key);
+    };
     auto int_key = [&](const parse::Node& map, std::string_view key, Read<std::int64_t>& into) {
       if (const parse::Entry* e = entry(map, key)) {
         if (auto v = int_of(e->value); v && *v > 0) into.set(*v, site_of(doc, e->value.region, std::string(key)));
@@ -116,14 +112,17 @@ struct Reader {
         } else if (!shape.training.known()) {
           shape.training.set(Training::Full, site_of(doc, {}, "adapter (not set: full fine-tune)"));
         }
-        if (const parse::Entry* e = entry(*root, "load_in_4bit"); e && e->value.kind == parse::NodeKind::Bool && e->value.boolean)
+        if (const parse::Entry* e = entry(*root, "load_in_4bit");
+            e && e->value.kind == parse::NodeKind::Bool && e->value.boolean)
           shape.training.set(Training::QLora, site_of(doc, e->value.region, "load_in_4bit"));
         int_key(*root, "lora_r", shape.lora_r);
         dropout_key(doc, *root);
-        if (const parse::Entry* e = entry(*root, "lora_target_linear"); e && e->value.kind == parse::NodeKind::Bool && e->value.boolean)
+        if (const parse::Entry* e = entry(*root, "lora_target_linear");
+            e && e->value.kind == parse::NodeKind::Bool && e->value.boolean)
           shape.lora_targets.set({"all-linear"}, site_of(doc, e->value.region, "lora_target_linear"));
         else if (const parse::Entry* t = entry(*root, "lora_target_modules"))
-          shape.lora_targets.set(names_of(model::value_of(t->value)), site_of(doc, t->value.region, "lora_target_modules"));
+          shape.lora_targets.set(names_of(model::value_of(t->value)),
+                                 site_of(doc, t->value.region, "lora_target_modules"));
         int_key(*root, "sequence_len", shape.seq_len);
         int_key(*root, "micro_batch_size", shape.micro_batch);
         int_key(*root, "gradient_accumulation_steps", shape.grad_accum);
@@ -142,10 +141,12 @@ struct Reader {
         const parse::Entry* qb = entry(*root, "quantization_bit");
         const bool q4 = qb != nullptr && int_of(qb->value).value_or(0) == 4;
         shape.training.set(kind == "full" ? Training::Full : (q4 ? Training::QLora : Training::Lora),
-                           site_of(doc, ft ? ft->value.region : source::Region{}, ft ? "finetuning_type" : "finetuning_type (default lora)"));
+                           site_of(doc, ft ? ft->value.region : source::Region{},
+                                   ft ? "finetuning_type" : "finetuning_type (default lora)"));
         int_key(*root, "lora_rank", shape.lora_r);
         dropout_key(doc, *root);
-        if (!shape.lora_r.known() && kind != "full") shape.lora_r.set(8, site_of(doc, {}, "lora_rank (LLaMA-Factory default 8)"));
+        if (!shape.lora_r.known() && kind != "full")
+          shape.lora_r.set(8, site_of(doc, {}, "lora_rank (LLaMA-Factory default 8)"));
         if (const parse::Entry* t = entry(*root, "lora_target")) {
           auto names = names_of(model::value_of(t->value));
           if (names.size() == 1 && names[0] == "all") names = {"all-linear"};
@@ -241,21 +242,26 @@ struct Reader {
         if (c.keyword("quantization_config") != nullptr || c.keyword("load_in_4bit") != nullptr) {
           const model::PyArg* q = c.keyword("quantization_config");
           if (q == nullptr) q = c.keyword("load_in_4bit");
-          if (shape.training.value != Training::QLora) shape.training.set(Training::QLora, site_of(doc, q->region, "quantization_config="));
+          if (shape.training.value != Training::QLora)
+            shape.training.set(Training::QLora, site_of(doc, q->region, "quantization_config="));
         }
       } else if (c.name == "BitsAndBytesConfig") {
         if (const model::PyArg* a = c.keyword("load_in_4bit"); a && model::truth_of(a->value).value_or(false))
           shape.training.set(Training::QLora, site_of(doc, a->region, "load_in_4bit="));
       } else if (c.name == "LoraConfig") {
-        if (shape.training.value != Training::QLora) shape.training.set(Training::Lora, site_of(doc, c.callee_region, "LoraConfig("));
+        if (shape.training.value != Training::QLora)
+          shape.training.set(Training::Lora, site_of(doc, c.callee_region, "LoraConfig("));
         kw_int("r", shape.lora_r);
-        if (const model::PyArg* d = c.keyword("lora_dropout"); d && (d->value.kind == ValueKind::Float || d->value.kind == ValueKind::Int))
-          shape.lora_dropout.set(d->value.kind == ValueKind::Int ? static_cast<double>(d->value.integer) : d->value.number,
-                                 site_of(doc, d->region, "lora_dropout="));
+        if (const model::PyArg* d = c.keyword("lora_dropout");
+            d && (d->value.kind == ValueKind::Float || d->value.kind == ValueKind::Int))
+          shape.lora_dropout.set(
+              d->value.kind == ValueKind::Int ? static_cast<double>(d->value.integer) : d->value.number,
+              site_of(doc, d->region, "lora_dropout="));
         if (!shape.lora_r.known()) shape.lora_r.set(8, site_of(doc, c.callee_region, "LoraConfig r (peft default 8)"));
         if (const model::PyArg* t = c.keyword("target_modules"); t && t->value.known()) {
-          auto names = t->value.kind == ValueKind::String && t->value.text == "all-linear" ? std::vector<std::string>{"all-linear"}
-                                                                                           : names_of(t->value);
+          auto names = t->value.kind == ValueKind::String && t->value.text == "all-linear"
+                           ? std::vector<std::string>{"all-linear"}
+                           : names_of(t->value);
           shape.lora_targets.set(names, site_of(doc, t->region, "target_modules="));
         }
       } else if (c.name == "TrainingArguments" || c.name == "SFTConfig" || c.name == "Seq2SeqTrainingArguments" ||
@@ -283,7 +289,8 @@ struct Reader {
       } else if (c.keyword("max_length") != nullptr && c.keyword("truncation") != nullptr) {
         kw_int("max_length", shape.seq_len);  // the tokenizer's truncation length
       } else if (c.callee.starts_with("torch.optim.") || c.callee.starts_with("bitsandbytes.optim.") ||
-                 c.name == "Adafactor" || c.name == "AdamW8bit" || c.name == "PagedAdamW8bit" || c.name == "PagedAdamW") {
+                 c.name == "Adafactor" || c.name == "AdamW8bit" || c.name == "PagedAdamW8bit" ||
+                 c.name == "PagedAdamW") {
         const Optimizer o = optimizer_named(c.name);
         if (o != Optimizer::Unknown) shape.optimizer.set(o, site_of(doc, c.callee_region, c.name + "("));
       } else if (c.name == "get_peft_model" && !shape.training.known()) {
@@ -316,17 +323,32 @@ struct Reader {
         }
         const Site s = site_of(doc, r, "--" + key);
         auto as_int = [&]() -> std::optional<std::int64_t> { return int_of(Value::of_string(val)); };
-        if (key == "model_name_or_path" || key == "model" || key == "base_model") set_model(val, s);
-        else if (key == "per_device_train_batch_size" || key == "micro_batch_size") { if (auto v = as_int()) shape.micro_batch.set(*v, s); }
-        else if (key == "max_seq_length" || key == "max_length" || key == "seq_len") { if (auto v = as_int()) shape.seq_len.set(*v, s); }
-        else if (key == "gradient_accumulation_steps") { if (auto v = as_int()) shape.grad_accum.set(*v, s); }
-        else if (key == "lora_r") { if (auto v = as_int()) shape.lora_r.set(*v, s); }
-        else if (key == "lora_dropout") { try { shape.lora_dropout.set(std::stod(val), s); } catch (...) {} }  // NOLINT
-        else if (key == "use_peft" && (val.empty() || model::parse_truth(val).value_or(false))) shape.training.set(Training::Lora, s);
-        else if (key == "lora_target_modules") shape.lora_targets.set(split_names(val), s);
-        else if (key == "optim") shape.optimizer.set(optimizer_named(val), s);
-        else if ((key == "bf16" || key == "fp16") && (val.empty() || model::parse_truth(val).value_or(false))) shape.mixed_precision.set(key, s);
-        else if (key == "load_in_4bit" && (val.empty() || model::parse_truth(val).value_or(false))) shape.training.set(Training::QLora, s);
+        if (key == "model_name_or_path" || key == "model" || key == "base_model")
+          set_model(val, s);
+        else if (key == "per_device_train_batch_size" || key == "micro_batch_size") {
+          if (auto v = as_int()) shape.micro_batch.set(*v, s);
+        } else if (key == "max_seq_length" || key == "max_length" || key == "seq_len") {
+          if (auto v = as_int()) shape.seq_len.set(*v, s);
+        } else if (key == "gradient_accumulation_steps") {
+          if (auto v = as_int()) shape.grad_accum.set(*v, s);
+        } else if (key == "lora_r") {
+          if (auto v = as_int()) shape.lora_r.set(*v, s);
+        } else if (key == "lora_dropout") {
+          try {
+            shape.lora_dropout.set(std::stod(val), s);
+          } catch (...) {
+          }
+        }  // NOLINT
+        else if (key == "use_peft" && (val.empty() || model::parse_truth(val).value_or(false)))
+          shape.training.set(Training::Lora, s);
+        else if (key == "lora_target_modules")
+          shape.lora_targets.set(split_names(val), s);
+        else if (key == "optim")
+          shape.optimizer.set(optimizer_named(val), s);
+        else if ((key == "bf16" || key == "fp16") && (val.empty() || model::parse_truth(val).value_or(false)))
+          shape.mixed_precision.set(key, s);
+        else if (key == "load_in_4bit" && (val.empty() || model::parse_truth(val).value_or(false)))
+          shape.training.set(Training::QLora, s);
       }
     }
   }
@@ -347,13 +369,16 @@ struct Reader {
       if (e && e->decided_by) s = Site{e->decided_by->path, e->decided_by->region, e->decided_by->spelled};
       shape.world_size.set(*ws, s);
       const model::Value& machines = l.value(model::keys::kNumMachines);
-      if (!shape.gpus_per_node.known() && machines.kind == ValueKind::Int && machines.integer > 0 && *ws % machines.integer == 0)
+      if (!shape.gpus_per_node.known() && machines.kind == ValueKind::Int && machines.integer > 0 &&
+          *ws % machines.integer == 0)
         shape.gpus_per_node.set(*ws / machines.integer, s);
     }
     const model::Value& mp = l.value(model::keys::kMixedPrecision);
     if (mp.kind == ValueKind::String && !shape.mixed_precision.known()) {
       const model::Effective* e = l.get(model::keys::kMixedPrecision);
-      shape.mixed_precision.set(lower(mp.text), e && e->decided_by ? Site{e->decided_by->path, e->decided_by->region, e->decided_by->spelled} : Site{});
+      shape.mixed_precision.set(
+          lower(mp.text),
+          e && e->decided_by ? Site{e->decided_by->path, e->decided_by->region, e->decided_by->spelled} : Site{});
     }
     const auto ac = model::activation_checkpointing(l);
     if (ac.state != model::CheckpointingState::State::Unknown) {
@@ -371,7 +396,8 @@ struct Reader {
         shape.sharding = s.known() ? s.text : "FULL_SHARD";
       } else {
         const model::Value& r = l.value(model::keys::kReshardAfterForward);
-        shape.sharding = r.kind == ValueKind::Bool ? (r.boolean ? "true" : "false") : (r.known() ? r.display() : "true");
+        shape.sharding =
+            r.kind == ValueKind::Bool ? (r.boolean ? "true" : "false") : (r.known() ? r.display() : "true");
       }
       if (auto b = model::truth_of(l.value(model::keys::kOffloadParams))) shape.offload_params = *b;
       if (auto b = model::truth_of(l.value(model::keys::kUseOrigParams))) shape.use_orig_params = *b;
@@ -450,7 +476,8 @@ TrainingShape read_training_shape(const model::Launch& launch) {
   r.effective();
   r.geometry();
   if (shape.training.value == Training::Lora || shape.training.value == Training::QLora) {
-    if (!shape.lora_targets.known()) shape.notes.push_back("LoRA target modules not read: attention projections assumed");
+    if (!shape.lora_targets.known())
+      shape.notes.push_back("LoRA target modules not read: attention projections assumed");
   }
   return shape;
 }

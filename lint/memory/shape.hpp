@@ -36,15 +36,15 @@ enum class Optimizer : std::uint8_t { Unknown, AdamW, Adam8bit, Sgd, Adafactor }
 enum class Strategy : std::uint8_t { Unknown, Single, Ddp, Fsdp1, Fsdp2, DeepSpeed };
 
 struct TrainingShape {
-  Read<std::string> model_id;            ///< hub id, local path or torchtitan `name/flavor`
-  std::optional<Geometry> geometry;      ///< known shape of that model
+  Read<std::string> model_id;        ///< hub id, local path or torchtitan `name/flavor`
+  std::optional<Geometry> geometry;  ///< known shape of that model
   Read<Training> training;
   Read<std::int64_t> lora_r;
   Read<std::vector<std::string>> lora_targets;  ///< module names; {"all-linear"} for every linear layer
   Read<double> lora_dropout;
-  bool peft_wrap_policy = false;         ///< PEFT's fsdp_auto_wrap_policy is installed (by the script or the Trainer)
-  Read<int> base_bytes;                  ///< storage bytes of the loaded weights (2 bf16/fp16, 4 fp32)
-  Read<std::string> mixed_precision;     ///< bf16, fp16, no
+  bool peft_wrap_policy = false;      ///< PEFT's fsdp_auto_wrap_policy is installed (by the script or the Trainer)
+  Read<int> base_bytes;               ///< storage bytes of the loaded weights (2 bf16/fp16, 4 fp32)
+  Read<std::string> mixed_precision;  ///< bf16, fp16, no
   Read<Optimizer> optimizer;
   Read<std::int64_t> seq_len;
   Read<std::int64_t> micro_batch;
@@ -52,18 +52,18 @@ struct TrainingShape {
   Read<bool> checkpointing;
   Read<std::int64_t> world_size;
   Read<std::int64_t> gpus_per_node;
-  Read<std::int64_t> tp_degree;          ///< tensor parallel
-  Read<std::int64_t> cp_degree;          ///< context parallel
+  Read<std::int64_t> tp_degree;  ///< tensor parallel
+  Read<std::int64_t> cp_degree;  ///< context parallel
   Strategy strategy = Strategy::Unknown;
-  std::string sharding;                  ///< FSDP1 strategy (`FULL_SHARD`); FSDP2 `reshard_after_forward` as text
-  Read<std::int64_t> zero_stage;         ///< DeepSpeed
+  std::string sharding;           ///< FSDP1 strategy (`FULL_SHARD`); FSDP2 `reshard_after_forward` as text
+  Read<std::int64_t> zero_stage;  ///< DeepSpeed
   bool offload_params = false;
   bool offload_optimizer = false;
   std::optional<bool> use_orig_params;
-  std::string backward_prefetch;         ///< BACKWARD_PRE, BACKWARD_POST, NO_PREFETCH; empty when unknown
-  std::string wrap_policy;               ///< TRANSFORMER_BASED_WRAP, SIZE_BASED_WRAP, NO_WRAP, PEFT; empty unknown
-  std::vector<Site> wrap_classes;        ///< each `transformer_layer_cls_to_wrap` class as written
-  std::vector<std::string> notes;        ///< what was read but not modelled
+  std::string backward_prefetch;   ///< BACKWARD_PRE, BACKWARD_POST, NO_PREFETCH; empty when unknown
+  std::string wrap_policy;         ///< TRANSFORMER_BASED_WRAP, SIZE_BASED_WRAP, NO_WRAP, PEFT; empty unknown
+  std::vector<Site> wrap_classes;  ///< each `transformer_layer_cls_to_wrap` class as written
+  std::vector<std::string> notes;  ///< what was read but not modelled
 };
 
 /// Reads the shape of `launch` from its documents (configs, script calls, launch-command arguments) and the

@@ -19,6 +19,7 @@ DocKind classify_config(const parse::ConfigDocument& doc, parse::Format format) 
       if (axolotl::looks_like_config(m)) return DocKind::AxolotlConfig;
       if (llamafactory::looks_like_config(m)) return DocKind::LlamaFactoryConfig;
       if (accelerate::looks_like_config(m)) return DocKind::AccelerateConfig;
+      if (trainer::looks_like_args_config(m)) return DocKind::TrainerArgsConfig;
       return DocKind::Unknown;
     case parse::Format::Json:
       if (accelerate::looks_like_config(m)) return DocKind::AccelerateConfig;

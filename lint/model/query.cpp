@@ -15,10 +15,19 @@ CheckpointingState activation_checkpointing(const Launch& launch) {
        // axolotl writes FSDP_ACTIVATION_CHECKPOINTING only from its own fsdp_config.
        enabled->decided_by->origin == Origin::AxolotlConfig);
   // absent_is_unknown: no assignment at all means "whatever the launcher exports" rather than "off".
+  bool launcher_only = false;
   auto consider = [&](std::string_view key, bool absent_is_unknown) {
     const Effective* e = launch.get(key);
     if (e == nullptr) return;
     if (e->decided_by == nullptr && !absent_is_unknown) return;
+    if (e->decided_by == nullptr && e->value.kind != ValueKind::Bool) {
+      // Nothing in the launch sets it: only a launcher's environment could.
+      if (out.state == S::Off) {
+        out = {S::Unknown, nullptr};
+        launcher_only = true;
+      }
+      return;
+    }
     const Value& v = e->value;
     if (key == keys::kTorchtitanAcMode) {
       if (v.kind == ValueKind::String && v.text == "none") return;
@@ -31,7 +40,10 @@ CheckpointingState activation_checkpointing(const Launch& launch) {
       if (v.boolean && out.state != S::On) out = {S::On, e->decided_by};
       return;
     }
-    if (out.state == S::Off) out = {S::Unknown, e->decided_by};
+    if (out.state == S::Off || launcher_only) {
+      out = {S::Unknown, e->decided_by};
+      launcher_only = false;
+    }
   };
   // The accelerate plugin field only matters where accelerate builds the FSDP wrapper; when the script alone
   // is linted, the launcher's environment may still turn it on (unknown).
@@ -42,15 +54,18 @@ CheckpointingState activation_checkpointing(const Launch& launch) {
   consider(keys::kLightningAcPolicy, false);
   consider(keys::kTorchtitanAcMode, false);
   // An assignment that is not statically known anywhere in the launch also makes the answer unknown.
-  if (out.state == S::Off) {
+  if (out.state == S::Off || (out.state == S::Unknown && launcher_only)) {
     for (std::string_view key :
          {keys::kGradientCheckpointing, keys::kModelGradientCheckpointing, keys::kActivationCheckpointing}) {
       for (const Setting* s : launch.assignments(key)) {
-        if (s->value.kind == ValueKind::Unknown && (key != keys::kActivationCheckpointing || !torch_level))
+        if (s->value.kind == ValueKind::Unknown && (key != keys::kActivationCheckpointing || !torch_level)) {
           out = {S::Unknown, s};
+          launcher_only = false;
+        }
       }
     }
   }
+  out.unknown_from_launcher_only = out.state == S::Unknown && launcher_only;
   return out;
 }
 

@@ -16,6 +16,9 @@ namespace lint::model::query {
 struct CheckpointingState {
   enum class State : std::uint8_t { Off, On, Unknown } state = State::Unknown;
   const Setting* site = nullptr;  ///< the assignment that turned it on (On) or the unknown one (Unknown)
+  /// Unknown only because no launcher is known that could export FSDP_ACTIVATION_CHECKPOINTING (a script linted
+  /// alone): everything the launch itself writes leaves checkpointing off.
+  bool unknown_from_launcher_only = false;
 };
 CheckpointingState activation_checkpointing(const Launch& launch);
 

@@ -94,7 +94,7 @@ Launch resolve_bound(const BoundInputs& in) {
   l.command = cmd;
   l.name = in.script_doc->path() + ":" + std::to_string(cmd.region.begin.line);
   for (const Document* d : {in.script_doc, in.accelerate_config, in.python, in.trainer_fsdp_config, in.deepspeed,
-                            in.torchtitan, in.axolotl, in.llamafactory}) {
+                            in.torchtitan, in.axolotl, in.llamafactory, in.trainer_args}) {
     if (d != nullptr) l.documents.push_back(d);
   }
   switch (cmd.tool) {

@@ -25,6 +25,7 @@ struct BoundInputs {
   const Document* torchtitan = nullptr;
   const Document* axolotl = nullptr;
   const Document* llamafactory = nullptr;
+  const Document* trainer_args = nullptr;    ///< a TrainingArguments YAML given to the script
 };
 
 /// The effective configuration of a launch bound across files, with the real precedence (accelerate

@@ -20,8 +20,6 @@ namespace {
 using detail::Json;
 
 constexpr std::string_view kSchema = "https://json.schemastore.org/sarif-2.1.0.json";
-constexpr std::string_view kInformationUri = "https://github.com/launchlint/launchlint";
-constexpr std::string_view kDocsBase = "https://github.com/launchlint/launchlint/blob/main/rules/";
 constexpr std::string_view kSrcRoot = "%SRCROOT%";
 /// GitHub and the schema allow 1024 characters; counted here in bytes, which is never fewer.
 constexpr std::size_t kMaxDescription = 1024;
@@ -57,8 +55,10 @@ Json text_message(std::string text) {
 }
 
 /// A reportingDescriptor for one rule.
+/// `helpUri` only when a docs URL is configured: no link to a page that may not exist. The whole rule page is
+/// in `help` either way.
 Json rule_json(std::string_view code, std::string_view slug, std::string_view area, rule::Severity severity,
-               std::string summary, std::string_view doc) {
+               std::string summary, std::string_view doc, std::string_view docs_url) {
   std::string name = detail::pascal_case(slug);
   if (name.empty() || name == code) name = fmt::format("{}Rule", detail::pascal_case(code));
   const std::string short_text = detail::truncate_utf8(detail::with_period(summary), kMaxDescription);
@@ -79,10 +79,7 @@ Json rule_json(std::string_view code, std::string_view slug, std::string_view ar
   help.add("text", help_text);
   help.add("markdown", markdown);
   out.add("help", std::move(help));
-  if (!area.empty() && !slug.empty()) {
-    out.add("helpUri",
-            fmt::format("{}{}/{}.md", kDocsBase, detail::percent_encode_path(area), detail::percent_encode_path(slug)));
-  }
+  if (std::string url = rule_url(docs_url, area, slug); !url.empty()) out.add("helpUri", std::move(url));
   Json config(Json::Object{});
   config.add("level", sarif_level(severity));
   out.add("defaultConfiguration", std::move(config));
@@ -143,14 +140,15 @@ RuleIndex build_rules(const ReportInput& in) {
       const std::string code(info.code);
       if (out.index.contains(code)) continue;  // rules[] must not hold duplicates
       out.index.emplace(code, out.index.size());
-      out.rules.push(rule_json(info.code, info.slug, info.area, info.default_severity, info.summary(), info.doc));
+      out.rules.push(rule_json(info.code, info.slug, info.area, info.default_severity, info.summary(), info.doc,
+                               in.docs_url));
     }
   }
   for (const auto& d : detail::diagnostics_of(in)) {
     if (out.index.contains(d.code)) continue;
     out.index.emplace(d.code, out.index.size());
     out.rules.push(
-        rule_json(d.code, d.slug, {}, d.severity, fmt::format("Reports {}", d.slug.empty() ? d.code : d.slug), {}));
+        rule_json(d.code, d.slug, {}, d.severity, fmt::format("Reports {}", d.slug.empty() ? d.code : d.slug), {}, {}));
   }
   return out;
 }
@@ -231,7 +229,7 @@ void write_sarif(std::ostream& out, const ReportInput& in) {
   driver.add("name", "launchlint");
   driver.add("version", LAUNCHLINT_VERSION);
   driver.add("semanticVersion", LAUNCHLINT_VERSION);
-  driver.add("informationUri", kInformationUri);
+  if (!in.docs_url.empty()) driver.add("informationUri", in.docs_url);
   driver.add("rules", std::move(rules.rules));
   Json tool(Json::Object{});
   tool.add("driver", std::move(driver));

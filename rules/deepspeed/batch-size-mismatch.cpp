@@ -8,13 +8,6 @@
 namespace lint::rules {
 namespace {
 
-const model::Document* deepspeed_config(const model::Launch& l) {
-  for (const model::Document* d : l.documents) {
-    if (d->kind == model::DocKind::DeepSpeedConfig) return d;
-  }
-  return nullptr;
-}
-
 /// A positive integer written at `key` (not "auto", not a float).
 const parse::Node* positive_int(const parse::Node& root, std::string_view key) {
   const parse::Node* n = root.find(key);
@@ -40,7 +33,7 @@ bool dp_size_unknowable(const parse::Node& root) {
 class BatchSizeMismatch final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
-    const model::Document* doc = deepspeed_config(l);
+    const model::Document* doc = model::query::deepspeed_config(l);
     if (doc == nullptr || doc->root_map() == nullptr) return;
     const parse::Node& root = *doc->root_map();
     const parse::Node* tbs = positive_int(root, "train_batch_size");

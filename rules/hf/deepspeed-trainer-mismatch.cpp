@@ -169,9 +169,31 @@ class DeepspeedTrainerMismatch final : public rule::Rule {
                      "\"auto\", or to the Trainer's value.",
                  rel);
     }
+    check_train_batch_size(l, *doc, args, ctx);
   }
 
  private:
+  /// `train_batch_size` is compared with processes x per-device batch x accumulation (deepspeed.py:141-157).
+  static void check_train_batch_size(const model::Launch& l, const model::Document& doc, const TrainerArgs& args,
+                                     rule::RuleContext& ctx) {
+    const parse::Node* tbs = doc.root_map()->find("train_batch_size");
+    if (tbs == nullptr || tbs->kind != parse::NodeKind::Int) return;
+    const auto world = l.world_size();
+    if (!world || *world < 1) return;
+    const auto micro = args.lookup(kPairs[0]);
+    const auto ga = args.lookup(kPairs[1]);
+    if (!micro || !ga) return;
+    const double expected = static_cast<double>(*world) * micro->number * ga->number;
+    if (std::fabs(expected - static_cast<double>(tbs->integer)) < 0.5) return;
+    ctx.report(doc.path(), tbs->region,
+               "DeepSpeed `train_batch_size` is " + tbs->text + " but the Trainer computes " + show(expected, false) +
+                   " (" + std::to_string(*world) + " processes x per-device batch " + show(micro->number, false) +
+                   " x accumulation " + show(ga->number, false) +
+                   "): the Trainer raises ValueError(\"Please correct the following DeepSpeed config values that "
+                   "mismatch TrainingArguments values\") when train() starts (transformers 5.17.0 "
+                   "`src/transformers/integrations/deepspeed.py:141-157, 253-258`). Set it to \"auto\".");
+  }
+
   /// accelerate's inline `deepspeed_config` section: `gradient_accumulation_steps` / `gradient_clipping` become the
   /// plugin's DeepSpeed values (ACCELERATE_GRADIENT_ACCUMULATION_STEPS / ACCELERATE_GRADIENT_CLIPPING), which the
   /// Trainer compares with its own arguments the same way (trainer.py propagate_args_to_deepspeed).

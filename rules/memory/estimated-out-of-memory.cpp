@@ -20,7 +20,8 @@ std::string gib(double b) {
 bool defines_launch_alone(const model::Launch& l) {
   if (l.documents.size() != 1) return false;
   const auto k = l.documents.front()->kind;
-  return k == model::DocKind::AxolotlConfig || k == model::DocKind::LlamaFactoryConfig || k == model::DocKind::TorchtitanConfig;
+  return k == model::DocKind::AxolotlConfig || k == model::DocKind::LlamaFactoryConfig ||
+         k == model::DocKind::TorchtitanConfig;
 }
 
 class EstimatedOutOfMemory final : public rule::Rule {
@@ -37,8 +38,8 @@ class EstimatedOutOfMemory final : public rule::Rule {
     const memory::Estimate e = memory::estimate_launch(shape);
     if (!e.available || e.peak_low <= *budget) return;
 
-    std::string message = "estimated peak " + gib(e.peak) + " per GPU (" + e.label + ") is above the declared GPU memory " +
-                          gib(*budget);
+    std::string message =
+        "estimated peak " + gib(e.peak) + " per GPU (" + e.label + ") is above the declared GPU memory " + gib(*budget);
     if (e.peak_high > e.peak_low * 1.001) message += " even at the low end of its range (" + gib(e.peak_low) + ")";
     message += ":";
     for (const memory::Term& t : e.breakdown) {
@@ -62,6 +63,8 @@ class EstimatedOutOfMemory final : public rule::Rule {
 
 }  // namespace
 
-std::unique_ptr<rule::Rule> make_estimated_out_of_memory() { return std::make_unique<EstimatedOutOfMemory>(); }
+std::unique_ptr<rule::Rule> make_estimated_out_of_memory() {
+  return std::make_unique<EstimatedOutOfMemory>();
+}
 
 }  // namespace lint::rules

@@ -65,7 +65,8 @@ class WrapClassNotInModel final : public rule::Rule {
                               "`: accelerate raises \"Could not find the transformer layer class " + n.name +
                               " in the model.\" at prepare() (accelerate 1.15 "
                               "src/accelerate/utils/dataclasses.py:2076-2078; FSDP2: utils/fsdp_utils.py:935-938). "
-                              "Wrap `" + g.decoder_layer_class + "`.";
+                              "Wrap `" +
+                              g.decoder_layer_class + "`.";
         std::vector<rule::RelatedLocation> related;
         if (!shape.model_id.site.path.empty())
           related.push_back({shape.model_id.site.path, shape.model_id.site.region, "The launched model."});
@@ -78,6 +79,8 @@ class WrapClassNotInModel final : public rule::Rule {
 
 }  // namespace
 
-std::unique_ptr<rule::Rule> make_wrap_class_not_in_model() { return std::make_unique<WrapClassNotInModel>(); }
+std::unique_ptr<rule::Rule> make_wrap_class_not_in_model() {
+  return std::make_unique<WrapClassNotInModel>();
+}
 
 }  // namespace lint::rules

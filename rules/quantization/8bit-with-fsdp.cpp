@@ -12,6 +12,9 @@ class EightBitWithFsdp final : public rule::Rule {
     const model::Setting* on = fsdp_site(l);
     for (const model::QuantizedLoad& load : q.loads) {
       if (load.bits != 8) continue;
+      // axolotl patches FSDP2 for bitsandbytes 8-bit weights (axolotl src/axolotl/loaders/patch_manager.py
+      // `_apply_fsdp2_bnb_patches`, monkeypatch/fsdp2_qlora.py).
+      if (load.front_end == model::LoaderFrontEnd::Axolotl && l.fsdp_version() == 2) continue;
       std::string msg =
           "bitsandbytes 8-bit loading (`" + load.site.what + "`) in a launch that shards the model with FSDP";
       if (load.front_end == model::LoaderFrontEnd::LlamaFactory) {

@@ -3,13 +3,14 @@
 # and the bundled 7B LoRA example within 10% of its measured SHARD_GRAD_OP / FULL_SHARD peaks.
 set -euo pipefail
 bin=$1
-# Through a file: the JSON of every fixture is larger than one command-line argument may be (128 KiB on Linux).
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-"$bin" explain --memory --format json examples fixtures > "$out"
-python3 - "$out" <<'PY'
+# Through a file: the JSON of every fixture is larger than one command-line argument may be (MAX_ARG_STRLEN).
+json_file=$(mktemp)
+trap 'rm -f "$json_file"' EXIT
+"$bin" explain --memory --format json examples fixtures > "$json_file"
+python3 - "$json_file" <<'PY'
 import json, sys
-launches = json.load(open(sys.argv[1]))
+with open(sys.argv[1], encoding="utf-8") as f:
+    launches = json.load(f)
 assert launches, "no launch"
 keys = {"available", "label", "peak_bytes", "peak_bytes_low", "peak_bytes_high", "reserved_bytes", "steady_bytes",
         "peak_phase", "params", "trainable_params", "breakdown", "assumptions", "unknowns"}

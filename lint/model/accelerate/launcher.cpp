@@ -16,31 +16,6 @@ using parse::int_of;
 using parse::LaunchCommand;
 using parse::Word;
 
-namespace {
-
-/// Keyword names of FullyShardedDataParallelPlugin and the canonical key each sets.
-struct PluginField {
-  std::string_view kwarg;
-  std::string_view prefixed;  ///< the accelerate config key whose parsing applies
-};
-constexpr std::array kPluginFields = {
-    PluginField{"fsdp_version", "fsdp_version"},
-    PluginField{"sharding_strategy", "fsdp_sharding_strategy"},
-    PluginField{"reshard_after_forward", "fsdp_reshard_after_forward"},
-    PluginField{"auto_wrap_policy", "fsdp_auto_wrap_policy"},
-    PluginField{"min_num_params", "fsdp_min_num_params"},
-    PluginField{"transformer_cls_names_to_wrap", "fsdp_transformer_layer_cls_to_wrap"},
-    PluginField{"backward_prefetch", "fsdp_backward_prefetch"},
-    PluginField{"forward_prefetch", "fsdp_forward_prefetch"},
-    PluginField{"state_dict_type", "fsdp_state_dict_type"},
-    PluginField{"use_orig_params", "fsdp_use_orig_params"},
-    PluginField{"sync_module_states", "fsdp_sync_module_states"},
-    PluginField{"cpu_ram_efficient_loading", "fsdp_cpu_ram_efficient_loading"},
-    PluginField{"activation_checkpointing", "fsdp_activation_checkpointing"},
-};
-
-}  // namespace
-
 void collect_config(const Document& doc, Launch& l, bool fsdp_section_read) {
   const parse::Node* root = doc.root_map();
   if (root == nullptr) return;
@@ -58,7 +33,7 @@ void collect_config(const Document& doc, Launch& l, bool fsdp_section_read) {
     } else if (k == "mixed_precision") {
       l.add(make_setting(keys::kMixedPrecision, written, written, doc, e.value.region, Origin::ConfigFile, k));
     } else if (k == "fp16" && root->find("mixed_precision") == nullptr && truth_of(written).value_or(false)) {
-      // Legacy key rewritten to mixed_precision: fp16 before validation (config_args.py:113-116, probe Z3).
+      // Legacy key rewritten to mixed_precision: fp16 before validation (config_args.py:113-116, oracle case p1-Z3).
       l.add(make_setting(keys::kMixedPrecision, Value::of_string("fp16", e.value.region), written, doc, e.value.region,
                          Origin::ConfigFile, k));
     } else if (k == "fsdp_config" && e.value.is_map() && fsdp_section_read) {
@@ -78,7 +53,7 @@ void collect_plugin(const Document& doc, const PythonFacts& py, Launch& l) {
   for (const PyCall* c : py.calls_named("FullyShardedDataParallelPlugin")) {
     l.add(make_setting(keys::kFsdpEnabled, Value::of_bool(true, c->callee_region), Value::of_bool(true), doc,
                        c->callee_region, Origin::PluginObject, c->name + "(...)"));
-    for (const PluginField& f : kPluginFields) {
+    for (const PluginField& f : plugin_fields()) {
       const PyArg* a = c->keyword(f.kwarg);
       if (a == nullptr || a->value.kind == ValueKind::None) continue;
       const FsdpKey* info = find_fsdp_key(f.prefixed);
@@ -103,7 +78,7 @@ void collect_plugin(const Document& doc, const PythonFacts& py, Launch& l) {
   // accelerator.state.fsdp_plugin.<field> = value (PEFT's documented recipe) wins over the constructed plugin.
   for (const PyAttributeAssignment& a : py.attribute_assignments) {
     if (a.target.find("fsdp_plugin.") == std::string::npos) continue;
-    for (const PluginField& f : kPluginFields) {
+    for (const PluginField& f : plugin_fields()) {
       if (a.attribute != f.kwarg) continue;
       const FsdpKey* info = find_fsdp_key(f.prefixed);
       Value v = a.value;
@@ -116,35 +91,15 @@ void collect_plugin(const Document& doc, const PythonFacts& py, Launch& l) {
 
 /// Environment variables of the launch script that the FSDP plugin reads (§3.3).
 void collect_environment(const Document& script_doc, const LaunchCommand& cmd, Launch& l, bool launcher_overwrites) {
-  struct EnvKey {
-    const char* var;
-    const char* prefixed;
-    bool always_written;  ///< `accelerate launch` always exports it (utils/launch.py:304-332)
-  };
-  static constexpr EnvKey kEnv[] = {
-      {"FSDP_VERSION", "fsdp_version", true},
-      {"FSDP_SHARDING_STRATEGY", "fsdp_sharding_strategy", true},
-      {"FSDP_RESHARD_AFTER_FORWARD", "fsdp_reshard_after_forward", true},
-      {"FSDP_OFFLOAD_PARAMS", "fsdp_offload_params", true},
-      {"FSDP_MIN_NUM_PARAMS", "fsdp_min_num_params", true},
-      {"FSDP_AUTO_WRAP_POLICY", "fsdp_auto_wrap_policy", false},
-      {"FSDP_TRANSFORMER_CLS_TO_WRAP", "fsdp_transformer_layer_cls_to_wrap", false},
-      {"FSDP_BACKWARD_PREFETCH", "fsdp_backward_prefetch", false},
-      {"FSDP_STATE_DICT_TYPE", "fsdp_state_dict_type", false},
-      {"FSDP_FORWARD_PREFETCH", "fsdp_forward_prefetch", true},
-      {"FSDP_USE_ORIG_PARAMS", "fsdp_use_orig_params", true},
-      {"FSDP_CPU_RAM_EFFICIENT_LOADING", "fsdp_cpu_ram_efficient_loading", true},
-      {"FSDP_SYNC_MODULE_STATES", "fsdp_sync_module_states", true},
-      {"FSDP_ACTIVATION_CHECKPOINTING", "fsdp_activation_checkpointing", true},
-  };
-  for (const EnvKey& k : kEnv) {
-    auto it = cmd.env.find(k.var);
+  for (const EnvVar& k : env_vars()) {
+    auto it = cmd.env.find(std::string(k.var));
     if (it == cmd.env.end()) continue;
     const FsdpKey* info = find_fsdp_key(k.prefixed);
     const Word& w = it->second;
     Value written = w.known ? Value::of_string(w.text, w.region) : Value::unknown(w.region);
     Value v = w.known ? normalise_value(k.prefixed, written) : written;
-    Setting s = make_setting(info->canonical, v, written, script_doc, w.region, Origin::Environment, k.var);
+    Setting s =
+        make_setting(info->canonical, v, written, script_doc, w.region, Origin::Environment, std::string(k.var));
     if (launcher_overwrites && k.always_written) s.source = SourceKind::EnvOverwrittenByLauncher;
     l.add(std::move(s));
   }
@@ -194,33 +149,18 @@ void decide_fsdp(Launch& l, bool launcher_defaults) {
     if (launcher_defaults && !k.launch_default.empty()) {
       fallback = default_setting(k.canonical, normalise_value(k.name, Value::of_string(std::string(k.launch_default))),
                                  SourceKind::LauncherDefault, "accelerate launch default of --" + std::string(k.name));
-    } else if (k.canonical == keys::kAutoWrapPolicy) {
-      fallback = default_setting(k.canonical, Value::of_string("NO_WRAP"), SourceKind::LibraryDefault,
-                                 "FullyShardedDataParallelPlugin default when no wrap policy is set");
-    } else if (k.canonical == keys::kBackwardPrefetch) {
-      fallback = default_setting(k.canonical, Value::of_string("NO_PREFETCH"), SourceKind::LibraryDefault,
-                                 "FullyShardedDataParallelPlugin default (None: no backward prefetch)");
-    } else if (!launcher_defaults) {
-      // Plugin defaults without the launcher's environment (dataclasses.py:1815-2034).
-      if (k.canonical == keys::kFsdpVersion)
-        fallback = default_setting(k.canonical, Value::of_int(1), SourceKind::LibraryDefault,
-                                   "FullyShardedDataParallelPlugin default");
-      if (k.canonical == keys::kShardingStrategy)
-        fallback = default_setting(k.canonical, Value::of_string("FULL_SHARD"), SourceKind::LibraryDefault,
-                                   "FullyShardedDataParallelPlugin default");
-      if (k.canonical == keys::kReshardAfterForward)
-        fallback = default_setting(k.canonical, Value::of_bool(true), SourceKind::LibraryDefault,
-                                   "FullyShardedDataParallelPlugin default");
-      if (k.type == FsdpValueType::Truth)
-        fallback = default_setting(k.canonical, Value::of_bool(false), SourceKind::LibraryDefault,
-                                   "FullyShardedDataParallelPlugin default");
+    } else if (!k.plugin_default.empty()) {
+      fallback = default_setting(k.canonical, normalise_value(k.name, Value::of_string(std::string(k.plugin_default))),
+                                 SourceKind::LibraryDefault,
+                                 k.plugin_default_note.empty() ? std::string("FullyShardedDataParallelPlugin default")
+                                                               : std::string(k.plugin_default_note));
     }
     decide(l, k.canonical, std::move(fallback));
   }
   if (l.get(keys::kStateDictType)->decided_by == nullptr) {
     if (const auto v = l.fsdp_version()) {
       decide(l, keys::kStateDictType,
-             default_setting(keys::kStateDictType, Value::of_string(*v == 2 ? "SHARDED_STATE_DICT" : "FULL_STATE_DICT"),
+             default_setting(keys::kStateDictType, Value::of_string(std::string(state_dict_type_default(*v))),
                              SourceKind::LibraryDefault, "FullyShardedDataParallelPlugin default"));
     }
   }
@@ -232,7 +172,7 @@ void mark_unread(Launch& l) {
   if (!v) return;
   if (*v == 1) {
     // The FSDP1 plugin forces sync_module_states on when cpu_ram_efficient_loading is on, with a warning
-    // (dataclasses.py:1966-1971; probes J2, T12).
+    // (dataclasses.py:1966-1971; oracle cases p1-J2, p3-T12).
     const Value& cre = l.value(keys::kCpuRamEfficientLoading);
     const Value& sync = l.value(keys::kSyncModuleStates);
     if (cre.kind == ValueKind::Bool && cre.boolean && sync.kind == ValueKind::Bool && !sync.boolean) {

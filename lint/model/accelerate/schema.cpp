@@ -18,23 +18,27 @@ constexpr unsigned kV1 = 1;
 constexpr unsigned kV2 = 2;
 constexpr unsigned kBoth = 3;
 
-// accelerate src/accelerate/commands/launch.py:513-604 and src/accelerate/utils/launch.py:304-332 (docs/sources.md).
+// accelerate src/accelerate/commands/launch.py:513-604 and src/accelerate/utils/launch.py:304-332 (docs/sources.md);
+// the plugin's own defaults without the launcher's environment: src/accelerate/utils/dataclasses.py:1815-2034.
 constexpr std::array kFsdpKeys = {
-    FsdpKey{"fsdp_version", keys::kFsdpVersion, T::Version, "1", kBoth},
-    FsdpKey{"fsdp_sharding_strategy", keys::kShardingStrategy, T::Strategy, "FULL_SHARD", kV1},
-    FsdpKey{"fsdp_reshard_after_forward", keys::kReshardAfterForward, T::ReshardAfterForward, "true", kV2},
-    FsdpKey{"fsdp_offload_params", keys::kOffloadParams, T::Truth, "false", kBoth},
-    FsdpKey{"fsdp_auto_wrap_policy", keys::kAutoWrapPolicy, T::WrapPolicy, "", kBoth},
+    FsdpKey{"fsdp_version", keys::kFsdpVersion, T::Version, "1", kBoth, "1"},
+    FsdpKey{"fsdp_sharding_strategy", keys::kShardingStrategy, T::Strategy, "FULL_SHARD", kV1, "FULL_SHARD"},
+    FsdpKey{"fsdp_reshard_after_forward", keys::kReshardAfterForward, T::ReshardAfterForward, "true", kV2, "true"},
+    FsdpKey{"fsdp_offload_params", keys::kOffloadParams, T::Truth, "false", kBoth, "false"},
+    FsdpKey{"fsdp_auto_wrap_policy", keys::kAutoWrapPolicy, T::WrapPolicy, "", kBoth, "NO_WRAP",
+            "FullyShardedDataParallelPlugin default when no wrap policy is set"},
     FsdpKey{"fsdp_transformer_layer_cls_to_wrap", keys::kTransformerLayerCls, T::String, "", kBoth},
     FsdpKey{"fsdp_min_num_params", keys::kMinNumParams, T::Int, "100000000", kBoth},
-    FsdpKey{"fsdp_backward_prefetch", keys::kBackwardPrefetch, T::BackwardPrefetch, "", kV1},
-    FsdpKey{"fsdp_forward_prefetch", keys::kForwardPrefetch, T::Truth, "false", kV1},
+    FsdpKey{"fsdp_backward_prefetch", keys::kBackwardPrefetch, T::BackwardPrefetch, "", kV1, "NO_PREFETCH",
+            "FullyShardedDataParallelPlugin default (None: no backward prefetch)"},
+    FsdpKey{"fsdp_forward_prefetch", keys::kForwardPrefetch, T::Truth, "false", kV1, "false"},
     FsdpKey{"fsdp_state_dict_type", keys::kStateDictType, T::StateDictType, "", kBoth},
-    FsdpKey{"fsdp_use_orig_params", keys::kUseOrigParams, T::Truth, "true", kV1},
-    FsdpKey{"fsdp_sync_module_states", keys::kSyncModuleStates, T::Truth, "true", kV1},
-    FsdpKey{"fsdp_cpu_ram_efficient_loading", keys::kCpuRamEfficientLoading, T::Truth, "true", kBoth},
-    FsdpKey{"fsdp_activation_checkpointing", keys::kActivationCheckpointing, T::Truth, "false", kBoth},
-    FsdpKey{"fsdp_activation_checkpointing_offload", "fsdp.activation_checkpointing_offload", T::Truth, "false", kV2},
+    FsdpKey{"fsdp_use_orig_params", keys::kUseOrigParams, T::Truth, "true", kV1, "false"},
+    FsdpKey{"fsdp_sync_module_states", keys::kSyncModuleStates, T::Truth, "true", kV1, "false"},
+    FsdpKey{"fsdp_cpu_ram_efficient_loading", keys::kCpuRamEfficientLoading, T::Truth, "true", kBoth, "false"},
+    FsdpKey{"fsdp_activation_checkpointing", keys::kActivationCheckpointing, T::Truth, "false", kBoth, "false"},
+    FsdpKey{"fsdp_activation_checkpointing_offload", "fsdp.activation_checkpointing_offload", T::Truth, "false", kV2,
+            "false"},
     FsdpKey{"fsdp_ignored_modules", "fsdp.ignored_modules", T::String, "", kBoth},
 };
 
@@ -128,6 +132,39 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return prev[b.size()];
 }
 
+constexpr std::array kPluginFields = {
+    PluginField{"fsdp_version", "fsdp_version"},
+    PluginField{"sharding_strategy", "fsdp_sharding_strategy"},
+    PluginField{"reshard_after_forward", "fsdp_reshard_after_forward"},
+    PluginField{"auto_wrap_policy", "fsdp_auto_wrap_policy"},
+    PluginField{"min_num_params", "fsdp_min_num_params"},
+    PluginField{"transformer_cls_names_to_wrap", "fsdp_transformer_layer_cls_to_wrap"},
+    PluginField{"backward_prefetch", "fsdp_backward_prefetch"},
+    PluginField{"forward_prefetch", "fsdp_forward_prefetch"},
+    PluginField{"state_dict_type", "fsdp_state_dict_type"},
+    PluginField{"use_orig_params", "fsdp_use_orig_params"},
+    PluginField{"sync_module_states", "fsdp_sync_module_states"},
+    PluginField{"cpu_ram_efficient_loading", "fsdp_cpu_ram_efficient_loading"},
+    PluginField{"activation_checkpointing", "fsdp_activation_checkpointing"},
+};
+
+constexpr std::array kEnvVars = {
+    EnvVar{"FSDP_VERSION", "fsdp_version", true},
+    EnvVar{"FSDP_SHARDING_STRATEGY", "fsdp_sharding_strategy", true},
+    EnvVar{"FSDP_RESHARD_AFTER_FORWARD", "fsdp_reshard_after_forward", true},
+    EnvVar{"FSDP_OFFLOAD_PARAMS", "fsdp_offload_params", true},
+    EnvVar{"FSDP_MIN_NUM_PARAMS", "fsdp_min_num_params", true},
+    EnvVar{"FSDP_AUTO_WRAP_POLICY", "fsdp_auto_wrap_policy", false},
+    EnvVar{"FSDP_TRANSFORMER_CLS_TO_WRAP", "fsdp_transformer_layer_cls_to_wrap", false},
+    EnvVar{"FSDP_BACKWARD_PREFETCH", "fsdp_backward_prefetch", false},
+    EnvVar{"FSDP_STATE_DICT_TYPE", "fsdp_state_dict_type", false},
+    EnvVar{"FSDP_FORWARD_PREFETCH", "fsdp_forward_prefetch", true},
+    EnvVar{"FSDP_USE_ORIG_PARAMS", "fsdp_use_orig_params", true},
+    EnvVar{"FSDP_CPU_RAM_EFFICIENT_LOADING", "fsdp_cpu_ram_efficient_loading", true},
+    EnvVar{"FSDP_SYNC_MODULE_STATES", "fsdp_sync_module_states", true},
+    EnvVar{"FSDP_ACTIVATION_CHECKPOINTING", "fsdp_activation_checkpointing", true},
+};
+
 }  // namespace
 
 std::span<const FsdpKey> fsdp_keys() {
@@ -209,6 +246,35 @@ std::string_view closest(std::string_view word, std::span<const std::string_view
   // Close enough to be a typo: at most a third of the word, and at most 4 edits.
   if (best_d == std::string_view::npos || best_d > std::max<std::size_t>(2, word.size() / 3) || best_d > 4) return {};
   return best;
+}
+
+std::span<const PluginField> plugin_fields() {
+  return kPluginFields;
+}
+std::span<const EnvVar> env_vars() {
+  return kEnvVars;
+}
+
+const parse::Entry* launcher_entry(const parse::Node& fsdp, std::string_view prefixed) {
+  std::vector<const parse::Entry*> dict;
+  for (const parse::Entry& e : fsdp.entries) {
+    auto same =
+        std::find_if(dict.begin(), dict.end(), [&](const parse::Entry* d) { return d->key.text == e.key.text; });
+    if (same == dict.end())
+      dict.push_back(&e);
+    else
+      *same = &e;
+  }
+  const parse::Entry* found = nullptr;
+  for (const parse::Entry* e : dict) {
+    const std::string key = fsdp_config_key(e->key.text);
+    if (key == prefixed) found = e;
+  }
+  return found;
+}
+
+std::string_view state_dict_type_default(int fsdp_version) {
+  return fsdp_version == 2 ? "SHARDED_STATE_DICT" : "FULL_STATE_DICT";
 }
 
 std::string fsdp_config_key(std::string_view written) {

@@ -32,7 +32,31 @@ struct FsdpKey {
   FsdpValueType type;
   std::string_view launch_default;  ///< the `accelerate launch` flag default as it reaches the env; empty = None
   unsigned versions;                ///< bit 0: read by FSDP1, bit 1: read by FSDP2
+  /// The FullyShardedDataParallelPlugin's own default when nothing (launcher, env) sets it; empty = none modelled
+  /// (dataclasses.py:1815-2034). The state dict type's depends on the version: state_dict_type_default().
+  std::string_view plugin_default = {};
+  std::string_view plugin_default_note = {};  ///< how explain names that default (empty: the plugin's default)
 };
+
+/// A keyword of `FullyShardedDataParallelPlugin(...)` (or an attribute set on it) and the fsdp_config key whose
+/// parsing applies (dataclasses.py:1815-2034).
+struct PluginField {
+  std::string_view kwarg;
+  std::string_view prefixed;
+};
+std::span<const PluginField> plugin_fields();
+
+/// An environment variable the FSDP plugin reads (FSDP_*), the fsdp_config key it carries, and whether
+/// `accelerate launch` always exports it under FSDP, overwriting the script's own (utils/launch.py:304-332).
+struct EnvVar {
+  std::string_view var;
+  std::string_view prefixed;
+  bool always_written;
+};
+std::span<const EnvVar> env_vars();
+
+/// The plugin's default state dict type for an FSDP version (dataclasses.py:2030-2034).
+std::string_view state_dict_type_default(int fsdp_version);
 
 /// Every fsdp_config key accelerate reads (after adding the missing `fsdp_` prefix).
 std::span<const FsdpKey> fsdp_keys();
@@ -43,6 +67,11 @@ const FsdpKey* find_fsdp_key(std::string_view prefixed_name);
 std::string fsdp_config_key(std::string_view written);
 /// The key accelerate reads for a key written inside `fsdp_config` (prefix added), or nullptr.
 const FsdpKey* find_fsdp_config_key(std::string_view written);
+
+/// The entry of `prefixed` in an fsdp_config mapping as the launcher sees it. PyYAML and json.load build a dict
+/// (a repeated key keeps its first position and its last value); launch.py then copies the keys in dict order,
+/// adding the `fsdp_` prefix, so of `x` and `fsdp_x` the one that comes later in the dict wins. nullptr if absent.
+const parse::Entry* launcher_entry(const parse::Node& fsdp_config, std::string_view prefixed);
 
 /// Canonical value of one fsdp_config entry as accelerate parses it (`SHARD_GRAD_OP` for `2` or
 /// `shard_grad_op`, booleans from truth strings, versions as ints). Values accelerate would reject are returned

@@ -1,13 +1,16 @@
 #include "lint/model/torch/torch.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string>
+#include <vector>
 
 #include "lint/model/accelerate/launcher.hpp"
 #include "lint/model/accelerate/schema.hpp"
 #include "lint/model/collect.hpp"
 #include "lint/model/deepspeed/deepspeed.hpp"
 #include "lint/model/script.hpp"
+#include "lint/model/torchtitan/torchtitan.hpp"
 
 namespace lint::model::torch {
 
@@ -84,37 +87,44 @@ void collect_calls(const Document& doc, const PythonFacts& py, Launch& l) {
     }
   }
   if (!fsdp2.empty()) {
-    // Several fully_shard calls are the usual per-layer pattern, often with the root kept unsharded
-    // (reshard_after_forward=False on the root only). Parameters stay gathered only if every call says so.
-    bool all_false = true;
-    bool any_unknown = false;
-    const PyCall* first = fsdp2.front();
-    for (const PyCall* c : fsdp2) {
+    // fully_shard is applied bottom-up, so with several calls the last is the root and the others wrap the layers
+    // that hold most parameters (the per-layer pattern). The layers decide whether parameters stay gathered between
+    // forward and backward: one per-layer call with reshard_after_forward=False keeps its layers gathered, while a
+    // root kept unsharded alone (a common choice, its parameters are used first in backward) does not.
+    std::vector<const PyCall*> calls(fsdp2.begin(), fsdp2.end());
+    std::sort(calls.begin(), calls.end(), [](const PyCall* a, const PyCall* b) { return a->order < b->order; });
+    const std::vector<const PyCall*> layers =
+        calls.size() == 1 ? calls : std::vector<const PyCall*>(calls.begin(), calls.end() - 1);
+    const PyCall* first = calls.front();
+    const PyCall* site = nullptr;  // the call that decides
+    std::optional<bool> reshard = true;
+    for (const PyCall* c : layers) {
       const PyArg* a = c->keyword("reshard_after_forward");
       if (a == nullptr) {
-        if (c->has_unresolved_unpacking) any_unknown = true;
-        all_false = false;
+        if (c->has_unresolved_unpacking && reshard == true) reshard = std::nullopt;
         continue;
       }
-      const auto t = a->value.kind == ValueKind::Bool ? std::optional<bool>(a->value.boolean) : std::nullopt;
-      if (!t)
-        any_unknown = true;
-      else if (*t)
-        all_false = false;
+      if (a->value.kind != ValueKind::Bool) {
+        if (reshard == true) {
+          reshard = std::nullopt;
+          site = c;
+        }
+        continue;
+      }
+      if (!a->value.boolean) {
+        reshard = false;
+        site = c;
+        break;
+      }
+      if (site == nullptr) site = c;
     }
+    if (site == nullptr) site = first;
     l.add(make_setting(keys::kFsdpEnabled, Value::of_bool(true, first->callee_region), Value::of_bool(true), doc,
                        first->callee_region, Origin::TorchCall, "fully_shard(...)"));
     l.add(make_setting(keys::kFsdpVersion, Value::of_int(2, first->callee_region), Value::of_int(2), doc,
                        first->callee_region, Origin::TorchCall, "fully_shard(...)"));
-    const PyCall* site = first;
-    for (const PyCall* c : fsdp2) {
-      if (c->keyword("reshard_after_forward") != nullptr) {
-        site = c;
-        break;
-      }
-    }
     const PyArg* a = site->keyword("reshard_after_forward");
-    Value v = any_unknown ? Value::unknown() : Value::of_bool(!all_false);
+    Value v = reshard ? Value::of_bool(*reshard) : Value::unknown();
     v.region = a != nullptr ? a->region : site->callee_region;
     l.add(make_setting(keys::kReshardAfterForward, v, a != nullptr ? a->value : Value{}, doc, v.region,
                        Origin::TorchCall, "fully_shard(reshard_after_forward=)"));
@@ -171,6 +181,11 @@ void resolve_launch(const BoundInputs& in, Launch& l) {
                                                 : Launcher::DeepSpeed;
   accelerate::collect_environment(*in.script_doc, cmd, l, false);
   collect_script(in, l);
+  // `torchrun ... -m torchtitan.train --job.config_file x.toml`: torchtitan's trainer reads the TOML.
+  if (in.torchtitan != nullptr) {
+    l.launcher = Launcher::Torchtitan;
+    torchtitan::collect_config(*in.torchtitan, l);
+  }
   std::optional<std::int64_t> ws;
   if (cmd.tool == LaunchTool::Python) {
     ws = 1;

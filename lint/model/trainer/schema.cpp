@@ -35,6 +35,15 @@ constexpr std::array<std::string_view, 2> kIgnored = {"sharding_strategy", "offl
 
 constexpr std::string_view kPrefix = "fsdp_";
 
+constexpr std::array<PassedKey, 6> kPassed = {
+    PassedKey{"cpu_ram_efficient_loading", keys::kCpuRamEfficientLoading, "false", true, false},
+    PassedKey{"state_dict_type", keys::kStateDictType, "FULL_STATE_DICT", false, false},
+    PassedKey{"forward_prefetch", keys::kForwardPrefetch, "false", true, true},
+    PassedKey{"backward_prefetch", keys::kBackwardPrefetch, "NO_PREFETCH", false, true},
+    PassedKey{"use_orig_params", keys::kUseOrigParams, "true", true, true},
+    PassedKey{"sync_module_states", keys::kSyncModuleStates, "true", true, true},
+};
+
 bool contains(std::span<const std::string_view> list, std::string_view s) {
   return std::find(list.begin(), list.end(), s) != list.end();
 }
@@ -84,6 +93,8 @@ std::span<const std::string_view> fsdp_config_ignored_keys() {
   return kIgnored;
 }
 
+std::span<const PassedKey> fsdp_passed_keys() { return kPassed; }
+
 std::string_view fsdp_config_key(std::string_view written) {
   if (written.starts_with(kPrefix)) written.remove_prefix(kPrefix.size());
   return written;
@@ -108,10 +119,20 @@ const Value* fsdp_config_get(const Value& dict, std::string_view key) {
 }
 
 std::optional<int> fsdp_version(const Value* v) {
-  if (v == nullptr) return 2;
+  if (v == nullptr) return kDefaultFsdpVersion;
   if (v->kind == ValueKind::Int && (v->integer == 1 || v->integer == 2)) return static_cast<int>(v->integer);
   if (v->kind == ValueKind::String && (v->text == "1" || v->text == "2")) return v->text[0] - '0';
   return std::nullopt;
+}
+
+bool looks_like_args_config(const parse::Node& m) {
+  static constexpr std::array<std::string_view, 12> kKeys = {
+      "learning_rate", "per_device_train_batch_size", "output_dir", "num_train_epochs", "lr_scheduler_type",
+      "warmup_ratio", "logging_steps", "save_strategy", "gradient_checkpointing", "max_steps", "weight_decay",
+      "per_device_eval_batch_size"};
+  std::size_t n = 0;
+  for (std::string_view k : kKeys) n += m.find(k) != nullptr ? 1 : 0;
+  return n >= 2;
 }
 
 bool looks_like_fsdp_config(const parse::Node& m) {

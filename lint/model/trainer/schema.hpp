@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "lint/model/python_facts.hpp"
+#include "lint/model/setting.hpp"
 #include "lint/model/value.hpp"
 #include "lint/parse/node.hpp"
 
@@ -53,8 +54,28 @@ const Value* fsdp_config_get(const Value& dict, std::string_view key);
 /// as an int or digit string; nullopt otherwise (not statically known or invalid).
 std::optional<int> fsdp_version(const Value* version);
 
+/// A key the Trainer always passes to its FSDP plugin, with the value it passes when `fsdp_config` omits it
+/// (training_args.py:2784-2841); passed explicitly, it beats the launcher's environment.
+struct PassedKey {
+  std::string_view config_key;     ///< as the Trainer reads it (after stripping `fsdp_`)
+  std::string_view canonical;      ///< canonical setting key (lint::model::keys)
+  std::string_view default_value;  ///< what the Trainer passes when the key is absent
+  bool truth;                      ///< read as a truth value ("true"/"false" strings included)
+  bool fsdp1_only;                 ///< passed only when `version` is 1 (training_args.py:2830-2841)
+};
+std::span<const PassedKey> fsdp_passed_keys();
+
+/// The wrap policy the Trainer passes when `fsdp_config` names none (training_args.py:2784-2793).
+inline constexpr std::string_view kDefaultAutoWrapPolicy = "TRANSFORMER_BASED_WRAP";
+/// The FSDP version the Trainer uses when `fsdp_config` names none (5.x).
+inline constexpr int kDefaultFsdpVersion = 2;
+
 /// A JSON object is a Trainer fsdp_config: at least half of its keys are ones the Trainer reads or the
 /// accelerate-style keys it ignores (HF001 reports those), with a `fsdp_` prefix or at least two of them.
 bool looks_like_fsdp_config(const parse::Node& root);
+
+/// True when a YAML mapping holds TrainingArguments fields at the top level (a TRL / alignment-handbook style
+/// recipe read by HfArgumentParser.parse_yaml_file or TRL's `--config`).
+bool looks_like_args_config(const parse::Node& root);
 
 }  // namespace lint::model::trainer

@@ -86,7 +86,7 @@ void collect_call(const Document& doc, const PyCall& c, Launch& l) {
       return cfg_dict == nullptr ? nullptr : fsdp_config_get(*cfg_dict, key);
     };
     const Value* version_v = cfg_get("version");
-    int version = 2;
+    int version = kDefaultFsdpVersion;
     if (version_v != nullptr) {
       if (version_v->kind == ValueKind::Int)
         version = static_cast<int>(version_v->integer);
@@ -149,7 +149,7 @@ void collect_call(const Document& doc, const PyCall& c, Launch& l) {
     }
     // Keys the Trainer always passes to its plugin (training_args.py:2784-2841), so they beat the launcher's env.
     if (!cfg_unknown) {
-      auto emit = [&](std::string_view key, const char* cfg_key, Value fallback, bool truth) {
+      auto emit = [&](std::string_view key, std::string_view cfg_key, Value fallback, bool truth) {
         const Value* v = cfg_get(cfg_key);
         Value val = v != nullptr ? *v : fallback;
         if (v != nullptr && truth) {
@@ -163,13 +163,11 @@ void collect_call(const Document& doc, const PyCall& c, Launch& l) {
                            v != nullptr ? "fsdp_config." + std::string(cfg_key)
                                         : spelled_base + "fsdp=) default " + std::string(cfg_key)));
       };
-      emit(keys::kCpuRamEfficientLoading, "cpu_ram_efficient_loading", Value::of_bool(false), true);
-      emit(keys::kStateDictType, "state_dict_type", Value::of_string("FULL_STATE_DICT"), false);
-      if (version == 1) {
-        emit(keys::kForwardPrefetch, "forward_prefetch", Value::of_bool(false), true);
-        emit(keys::kBackwardPrefetch, "backward_prefetch", Value::of_string("NO_PREFETCH"), false);
-        emit(keys::kUseOrigParams, "use_orig_params", Value::of_bool(true), true);
-        emit(keys::kSyncModuleStates, "sync_module_states", Value::of_bool(true), true);
+      for (const PassedKey& k : fsdp_passed_keys()) {
+        if (k.fsdp1_only && version != 1) continue;
+        const std::string dv(k.default_value);
+        emit(k.canonical, k.config_key,
+             k.truth ? Value::of_bool(parse_truth(dv).value_or(false)) : Value::of_string(dv), k.truth);
       }
       if (const Value* off = cfg_get("cpu_offload"); off != nullptr && truth_of(*off).value_or(false)) {
         l.add(make_setting(keys::kOffloadParams, Value::of_bool(true, off->region), *off, doc, off->region,
@@ -195,10 +193,11 @@ void collect_call(const Document& doc, const PyCall& c, Launch& l) {
     }
     if (!cfg_unknown) {
       const Value* awp = cfg_get("auto_wrap_policy");
-      l.add(make_setting(
-          keys::kAutoWrapPolicy, awp != nullptr ? *awp : Value::of_string("TRANSFORMER_BASED_WRAP", fsdp->region),
-          awp != nullptr ? *awp : Value{}, doc, awp != nullptr ? awp->region : fsdp->region, Origin::TrainingArguments,
-          awp != nullptr ? "fsdp_config.auto_wrap_policy" : spelled_base + "fsdp=) default"));
+      l.add(make_setting(keys::kAutoWrapPolicy,
+                         awp != nullptr ? *awp : Value::of_string(std::string(kDefaultAutoWrapPolicy), fsdp->region),
+                         awp != nullptr ? *awp : Value{}, doc, awp != nullptr ? awp->region : fsdp->region,
+                         Origin::TrainingArguments,
+                         awp != nullptr ? "fsdp_config.auto_wrap_policy" : spelled_base + "fsdp=) default"));
     }
   }
 }

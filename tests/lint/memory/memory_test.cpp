@@ -1,6 +1,5 @@
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -17,7 +16,9 @@ using lint::memory::Geometry;
 
 namespace {
 
-double billions(const Geometry& g) { return static_cast<double>(g.total_params()) / 1e9; }
+double billions(const Geometry& g) {
+  return static_cast<double>(g.total_params()) / 1e9;
+}
 
 }  // namespace
 
@@ -48,7 +49,8 @@ TEST_CASE("geometry lookup by hub id, alias and torchtitan flavor", "[memory]") 
 }
 
 TEST_CASE("geometry from a local config.json", "[memory]") {
-  const lint::source::SourceFile f("config.json", R"({"model_type": "qwen2", "hidden_size": 896, "num_hidden_layers": 24,
+  const lint::source::SourceFile f("config.json",
+                                   R"({"model_type": "qwen2", "hidden_size": 896, "num_hidden_layers": 24,
     "num_attention_heads": 14, "num_key_value_heads": 2, "intermediate_size": 4864, "vocab_size": 151936,
     "tie_word_embeddings": true})");
   const auto doc = lint::parse::read_json(f);
@@ -84,10 +86,11 @@ std::int64_t num(const lint::parse::Node& n, std::string_view k, std::int64_t d)
 }
 
 std::vector<Measured> load_measurements() {
-  static const std::map<std::string, std::string> ids = {
-      {"llama-2-7b", "meta-llama/Llama-2-7b"}, {"llama-3.1-8b", "meta-llama/Llama-3.1-8B"},
-      {"llama-3.2-3b", "meta-llama/Llama-3.2-3B"}, {"qwen2.5-0.5b", "Qwen/Qwen2.5-0.5B"},
-      {"qwen2.5-1.5b", "Qwen/Qwen2.5-1.5B"}};
+  static const std::map<std::string, std::string> ids = {{"llama-2-7b", "meta-llama/Llama-2-7b"},
+                                                         {"llama-3.1-8b", "meta-llama/Llama-3.1-8B"},
+                                                         {"llama-3.2-3b", "meta-llama/Llama-3.2-3B"},
+                                                         {"qwen2.5-0.5b", "Qwen/Qwen2.5-0.5B"},
+                                                         {"qwen2.5-1.5b", "Qwen/Qwen2.5-1.5B"}};
   std::ifstream in(std::string(LAUNCHLINT_SOURCE_DIR) + "/docs/memory/measurements.jsonl");
   std::vector<Measured> out;
   std::string line;
@@ -121,8 +124,12 @@ std::vector<Measured> load_measurements() {
     x.shard_group = x.world_size;
     const std::string mode = str(*cfg, "mode");
     using lint::memory::Strategy;
-    x.strategy = mode == "plain" ? Strategy::Single : mode == "ddp" ? Strategy::Ddp : mode == "fsdp1" ? Strategy::Fsdp1 : Strategy::Fsdp2;
-    x.sharding = mode == "fsdp2" ? (num(*cfg, "raf", 1) ? "true" : "false") : (cfg->find("strat") ? str(*cfg, "strat") : "FULL_SHARD");
+    x.strategy = mode == "plain"   ? Strategy::Single
+                 : mode == "ddp"   ? Strategy::Ddp
+                 : mode == "fsdp1" ? Strategy::Fsdp1
+                                   : Strategy::Fsdp2;
+    x.sharding = mode == "fsdp2" ? (num(*cfg, "raf", 1) ? "true" : "false")
+                                 : (cfg->find("strat") ? str(*cfg, "strat") : "FULL_SHARD");
     x.offload_params = num(*cfg, "offload", 0) != 0;
     x.use_orig_params = num(*cfg, "uop", train == "full" ? 1 : 0) != 0;
     const std::string pf = str(*cfg, "prefetch");
@@ -148,7 +155,8 @@ TEST_CASE("estimates agree with the measured peaks (docs/memory/measurements.jso
   if (const char* p = std::getenv("LAUNCHLINT_MEMORY_CSV")) {
     csv.open(p);
     csv.precision(12);
-    csv << "name,measured_peak,estimated_peak,measured_reserved,estimated_reserved,reserved_reliable,params,world_size\n";
+    csv << "name,measured_peak,estimated_peak,measured_reserved,estimated_reserved,reserved_reliable,params,world_"
+           "size\n";
   }
   for (const Measured& m : ms) {
     const auto e = lint::memory::estimate(m.in);

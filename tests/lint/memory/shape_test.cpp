@@ -1,10 +1,12 @@
-#include <catch2/catch.hpp>
+#include "lint/memory/shape.hpp"
 
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "lint/driver/driver.hpp"
 #include "lint/memory/estimate.hpp"
-#include "lint/memory/shape.hpp"
 #include "rules/registry.hpp"
 
 using lint::memory::Optimizer;
@@ -144,4 +146,30 @@ TEST_CASE("memory model physics: sharding, checkpointing and offload move the pe
     CHECK(peak < last);
     last = peak;
   }
+}
+
+TEST_CASE("a local model folder's config.json gives the geometry", "[memory]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "launchlint_memory_local_model";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "checkpoints" / "tiny");
+  std::ofstream(dir / "checkpoints" / "tiny" / "config.json")
+      << R"({"model_type": "mistral", "hidden_size": 1024, "num_hidden_layers": 4, "num_attention_heads": 16,
+             "num_key_value_heads": 4, "intermediate_size": 4096, "vocab_size": 32000})";
+  std::ofstream(dir / "train.py") << "from transformers import AutoModelForCausalLM, Trainer, TrainingArguments\n"
+                                     "model = AutoModelForCausalLM.from_pretrained(\"checkpoints/tiny\")\n"
+                                     "args = TrainingArguments(output_dir=\"out\", fsdp=\"full_shard\")\n"
+                                     "Trainer(model=model, args=args).train()\n";
+  lint::driver::RunOptions opts;
+  opts.paths = {dir.generic_string()};
+  opts.selection.select = std::vector<std::string>{"LL001"};
+  opts.jobs = 1;
+  const auto result = lint::driver::run(lint::rules::rule_table(), opts);
+  REQUIRE_FALSE(result.launches.empty());
+  const auto s = lint::memory::read_training_shape(result.launches.front());
+  REQUIRE(s.geometry);
+  CHECK(s.geometry->decoder_layer_class == "MistralDecoderLayer");
+  CHECK(s.geometry->kv_heads == 4);
+  CHECK(s.geometry->source.ends_with("config.json"));
+  fs::remove_all(dir);
 }
