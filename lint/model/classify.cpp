@@ -34,7 +34,8 @@ DocKind classify_config(const parse::ConfigDocument& doc, parse::Format format) 
 }
 
 bool python_may_matter(std::string_view text) {
-  static constexpr std::array<std::string_view, 17> kNeedles = {"FullyShardedDataParallel",
+  // `ArgumentParser`: a launched script's own command line matters (LCH007: options a launcher appends).
+  static constexpr std::array<std::string_view, 18> kNeedles = {"FullyShardedDataParallel",
                                                                 "fully_shard",
                                                                 "TrainingArguments",
                                                                 "Accelerator",
@@ -50,7 +51,8 @@ bool python_may_matter(std::string_view text) {
                                                                 "HfArgumentParser",
                                                                 "load_in_",
                                                                 "device_map",
-                                                                "unsloth"};
+                                                                "unsloth",
+                                                                "ArgumentParser"};
   for (std::string_view n : kNeedles) {
     if (text.find(n) != std::string_view::npos) return true;
   }

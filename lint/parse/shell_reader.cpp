@@ -367,8 +367,12 @@ class Extractor {
       if (rest < words.size()) lc.script = words[rest];
       if (rest + 1 < words.size())
         lc.script_args.assign(words.begin() + static_cast<std::ptrdiff_t>(rest + 1), words.end());
-    } else if (base == "llamafactory-cli" && rest < words.size() && words[rest].text == "train") {
+    } else if (base == "llamafactory-cli" && rest < words.size() &&
+               (words[rest].text == "train" || words[rest].text == "chat" || words[rest].text == "webchat" ||
+                words[rest].text == "api" || words[rest].text == "export" || words[rest].text == "eval")) {
+      // The non-training subcommands read the same kind of config with fewer argument classes.
       lc.tool = LaunchTool::LlamaFactory;
+      lc.subcommand = words[rest].text;
       if (rest + 1 < words.size()) lc.script = words[rest + 1];
     } else {
       return;

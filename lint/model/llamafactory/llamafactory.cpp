@@ -11,6 +11,10 @@ bool looks_like_config(const parse::Node& m) {
 
 void resolve_launch(const BoundInputs& in, Launch& l) {
   const parse::LaunchCommand& cmd = *in.command;
+  if (cmd.subcommand != "train") {  // chat, export, eval: no training processes
+    decide(l, keys::kWorldSize, std::nullopt, "llamafactory-cli " + cmd.subcommand + " does not train");
+    return;
+  }
   // llamafactory-cli starts torchrun with NPROC_PER_NODE processes on each of NNODES nodes; without an
   // explicit NPROC_PER_NODE the count is the visible GPUs, unknown here.
   auto np = cmd.env.find("NPROC_PER_NODE");
