@@ -20,6 +20,12 @@ if [ -n "$cache" ] && [ -f "$cache/$name-$version.tgz" ]; then tgz="$cache/$name
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if [ -z "$tgz" ]; then
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "fetch.sh: $name-$version.tgz is not in the grammar cache (${cache:-none}) and npm is not installed;" \
+      "install npm or fill the cache (docs/building.md)" >&2
+    exit 1
+  fi
+  echo "fetch.sh: fetching $name@$version from the npm registry" >&2
   (cd "$tmp" && npm pack --silent "$name@$version" >/dev/null)
   tgz="$tmp/$name-$version.tgz"
 fi

@@ -1,94 +1,87 @@
 // launchlint: the command line and the composition root (the only place that knows rules/registry.hpp).
+// Arguments are parsed by CLI11; every misuse ends with exit status 2 and a message that says what to do.
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "lint/config/project_config.hpp"
+#include "lint/config/project_root.hpp"
+#include "lint/config/suggest.hpp"
 #include "lint/driver/driver.hpp"
+#include "lint/fix/cli.hpp"
+#include "lint/memory/budget.hpp"
+#include "lint/memory/report.hpp"
 #include "lint/parse/tree_sitter_support.hpp"
 #include "lint/report/explain.hpp"
 #include "lint/report/output_file.hpp"
 #include "lint/report/reporter.hpp"
+#include "lint/server/server.hpp"
 #include "lint/source/read_file.hpp"
 #include "rules/registry.hpp"
+
+#ifndef LAUNCHLINT_DOCS_URL
+#define LAUNCHLINT_DOCS_URL ""
+#endif
 
 namespace {
 
 namespace fs = std::filesystem;
+using lint::config::did_you_mean;
+using lint::report::Format;
 using lint::rule::Severity;
 
 constexpr int kExitClean = 0;
 constexpr int kExitFindings = 1;
 constexpr int kExitError = 2;
 
-const char* const kHelp = R"(launchlint: a static linter for ML training launch configurations
+const std::vector<std::string> kFailOn = {"error", "warning", "info", "never"};
+const std::vector<std::string> kLevels = {"error", "warning", "info"};
+const std::vector<std::string> kColor = {"auto", "always", "never"};
+const std::vector<std::string> kCommands = {"check", "explain", "rule", "server"};
 
-Usage:
-  launchlint [OPTIONS] [PATHS...]        lint files and directories (default: .)
-  launchlint explain [OPTIONS] PATHS...  print the effective configuration of each launch
-  launchlint rule CODE                   print a rule's documentation
-  launchlint rule --all [--format json]  print every rule
-  launchlint - --stdin-filename PATH     lint standard input as PATH
+const char* const kFooter = R"(Examples:
+  launchlint .                                  lint the project in the working directory
+  launchlint --format sarif -o out.sarif .      SARIF for GitHub code scanning (also gitlab, github, junit)
+  launchlint explain examples/7b-lora-shard-grad-op
+  launchlint rule FSDP001                       a rule's page; `rule --all` lists every rule
+  launchlint - --stdin-filename accelerate.yaml < accelerate.yaml
 
-Options:
-  --format FMT          text (default), concise, json, sarif, github, junit; repeat with --output for several
-  --output FILE         write the preceding --format to FILE instead of standard output
-  --select CODES        enable only these codes or prefixes (comma-separated; ALL for every rule)
-  --ignore CODES        disable these codes or prefixes
-  --extend-select CODES enable these in addition to the selection
-  --severity CODE=LEVEL override a rule's severity (error, warning, info)
-  --fail-on LEVEL       exit 1 when a finding at or above LEVEL exists: error, warning (default), info, never
-  --exit-zero           exit 0 even with findings
-  --config FILE         read settings from FILE instead of discovering launchlint.toml / pyproject.toml
-  --isolated            ignore every configuration file
-  --allow-outside PATH  let launches read PATH (a file or folder) outside the linted roots and their repository
-  --statistics          print the number of findings per rule instead of the findings
-  --show-suppressed     include suppressed findings (marked) in the output
-  --quiet               print findings only (no summary line)
-  --color WHEN          auto (default), always, never; NO_COLOR disables colour
-  --jobs N              files read in parallel (default: all cores)
-  --stdin-filename PATH the name of standard input's file (with -)
-  --no-gitignore        do not honour .gitignore files
-  --version             print the version
-  -h, --help            print this help
+Environment: LAUNCHLINT_DOCS_URL, where the rule pages are published (SARIF helpUri, JSON url; none by default).
+Colour: --color, then FORCE_COLOR / CLICOLOR_FORCE (set, not 0), NO_COLOR, TERM=dumb, then whether stdout is a
+terminal.
+Exit status: 0 no findings at or above the --fail-on level, 1 findings, 2 usage, configuration or write error.)";
 
-Exit status: 0 no findings at or above the --fail-on level, 1 findings, 2 usage or configuration error.
-)";
-
-std::vector<std::string> split_codes(const std::string& s) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : s + ",") {
-    if (c == ',' || c == ' ') {
-      if (!cur.empty()) out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  return out;
-}
-
-struct Output {
-  lint::report::Format format = lint::report::Format::Text;
-  std::string path;  // empty: stdout
+/// A usage error: the message on stderr, exit status 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
+
+std::string upper(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::toupper(c); });
+  return s;
+}
 
 struct Cli {
   std::string command = "check";
   std::vector<std::string> paths;
-  std::vector<Output> outputs;
-  std::optional<std::vector<std::string>> select;
+  std::vector<std::pair<std::string, std::string>> outputs;  // (format name, file or "")
+  bool select_given = false;
+  std::vector<std::string> select;
   std::vector<std::string> ignore;
   std::vector<std::string> extend_select;
-  std::map<std::string, Severity> severity;
+  std::vector<std::string> severity;
   std::string fail_on;
   bool exit_zero = false;
   std::string config;
@@ -100,61 +93,236 @@ struct Cli {
   std::string color = "auto";
   unsigned jobs = 0;
   std::string stdin_filename;
+  bool stdin_filename_given = false;
   bool gitignore = true;
+  bool force_exclude = false;
   bool all_rules = false;
-  bool format_json = false;
+  bool read_stdin = false;
+  bool memory = false;  ///< explain --memory
+  lint::fix::CliFlags fix;  ///< --fix, --unsafe-fixes, --diff, --show-fixes (lint/fix/cli.hpp)
+  std::string gpu_memory;  ///< --gpu-memory SIZE (MEM001)
 };
 
-int usage_error(const std::string& msg) {
-  std::cerr << "launchlint: error: " << msg << "\nRun 'launchlint --help' for usage.\n";
-  return kExitError;
+/// Rule codes and prefixes, case-insensitively: "fsdp001" is FSDP001. Throws UsageError for an unknown one.
+class Codes {
+ public:
+  explicit Codes(const lint::rule::RuleTable& table) : table_(table) {
+    for (const auto& r : table) words_.emplace_back(r.code);
+  }
+
+  [[nodiscard]] std::string canonical(const std::string& code, const std::string& where) const {
+    const std::string u = upper(code);
+    if (u == "ALL") return u;
+    if (!u.empty()) {
+      for (const auto& r : table_) {
+        if (r.code.starts_with(u)) return u;
+      }
+    }
+    throw UsageError(where + "unknown rule code or prefix '" + code + "'" + did_you_mean(code, words_) +
+                     "; `launchlint rule --all` lists them");
+  }
+
+  [[nodiscard]] std::vector<std::string> canonical(const std::vector<std::string>& codes,
+                                                   const std::string& where) const {
+    std::vector<std::string> out;
+    for (const auto& c : codes) out.push_back(canonical(c, where));
+    return out;
+  }
+
+  /// The rules `word` names: a code (any case) or a slug.
+  [[nodiscard]] std::vector<const lint::rule::RuleInfo*> find(const std::string& word) const {
+    std::vector<const lint::rule::RuleInfo*> out;
+    for (const auto& r : table_) {
+      if (r.code == upper(word) || r.slug == word) out.push_back(&r);
+    }
+    return out;
+  }
+
+  [[nodiscard]] std::vector<std::string> words_and_slugs() const {
+    std::vector<std::string> out = words_;
+    for (const auto& r : table_) out.emplace_back(r.slug);
+    return out;
+  }
+
+ private:
+  const lint::rule::RuleTable& table_;
+  std::vector<std::string> words_;
+};
+
+std::vector<std::string> split_codes(const std::vector<std::string>& values) {
+  std::vector<std::string> out;
+  for (const std::string& v : values) {
+    std::string cur;
+    for (char c : v + ",") {
+      if (c == ',' || c == ' ') {
+        if (!cur.empty()) out.push_back(cur);
+        cur.clear();
+      } else {
+        cur += c;
+      }
+    }
+  }
+  return out;
 }
 
-bool known_code_or_prefix(const lint::rule::RuleTable& table, const std::string& code) {
-  if (code == "ALL") return true;
-  for (const auto& r : table) {
-    if (r.code.starts_with(code)) return true;
-  }
-  return false;
+std::string one_of(const std::string& what, const std::string& value, const std::vector<std::string>& allowed) {
+  if (std::find(allowed.begin(), allowed.end(), value) != allowed.end()) return value;
+  std::string list;
+  for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+  throw UsageError(what + " must be one of " + list + ", not '" + value + "'" + did_you_mean(value, allowed));
 }
 
-int print_rule(const lint::rule::RuleTable& table, const Cli& cli) {
-  if (cli.all_rules) {
-    if (cli.format_json) {
-      std::cout << "[";
-      for (std::size_t i = 0; i < table.size(); ++i) {
-        const auto& r = table[i];
-        std::cout << (i ? ",\n " : "\n ") << "{\"code\": \"" << r.code << "\", \"slug\": \"" << r.slug
-                  << "\", \"area\": \"" << r.area << "\", \"severity\": \"" << lint::rule::to_string(r.default_severity)
-                  << "\", \"summary\": \"" << lint::report::json_escape(r.summary()) << "\", \"doc\": \""
-                  << lint::report::json_escape(r.doc) << "\"}";
-      }
-      std::cout << "\n]\n";
-    } else {
-      for (const auto& r : table) {
-        std::cout << r.code << "  " << r.slug << "  [" << lint::rule::to_string(r.default_severity) << "]  "
-                  << r.summary() << "\n";
-      }
-    }
-    return kExitClean;
+bool env_set(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0';
+}
+
+/// --color, then FORCE_COLOR / CLICOLOR_FORCE (force-color.org, bixense.com/clicolors), NO_COLOR (no-color.org),
+/// TERM=dumb, then whether standard output is a terminal.
+bool use_color(const std::string& when, const std::string& output_path) {
+  if (when == "always") return true;
+  if (when == "never") return false;
+  for (const char* force : {"FORCE_COLOR", "CLICOLOR_FORCE"}) {
+    if (env_set(force) && std::string(std::getenv(force)) != "0") return true;
   }
-  if (cli.paths.empty()) return usage_error("rule needs a CODE or --all");
-  int rc = kExitClean;
-  for (const std::string& code : cli.paths) {
-    bool found = false;
-    for (const auto& r : table) {
-      if (r.code == code || r.slug == code) {
-        std::cout << r.doc;
-        if (!r.doc.ends_with("\n")) std::cout << "\n";
-        found = true;
+  if (env_set("NO_COLOR")) return false;
+  if (const char* term = std::getenv("TERM"); term != nullptr && std::string(term) == "dumb") return false;
+  return output_path.empty() && isatty(STDOUT_FILENO) != 0;
+}
+
+/// Parses the command line. Throws UsageError; returns an exit status when the parser already answered (help,
+/// version).
+std::optional<int> parse(int argc, char** argv, Cli& cli) {
+  CLI::App app("launchlint: a static linter for ML training launch configurations", "launchlint");
+  app.allow_extras();
+  app.footer(kFooter);
+  app.set_version_flag("--version", std::string("launchlint ") + LAUNCHLINT_VERSION, "print the version");
+  app.set_help_flag("-h,--help", "print this help");
+  std::vector<std::string> formats;
+  std::vector<std::string> outputs;
+  auto* format_opt = app.add_option("--format", formats,
+                                    "text (default), concise, json, sarif, github, gitlab, junit; with --output "
+                                    "after each, several at once")
+                         ->type_name("FMT")
+                         ->allow_extra_args(false);
+  auto* output_opt =
+      app.add_option("-o,--output", outputs, "write the preceding --format to FILE")->type_name("FILE")->allow_extra_args(false);
+  auto* select_opt = app.add_option("--select", cli.select, "enable only these codes or prefixes (ALL: every rule)")
+                         ->type_name("CODES")
+                         ->allow_extra_args(false);
+  app.add_option("--ignore", cli.ignore, "disable these codes or prefixes")->type_name("CODES")->allow_extra_args(false);
+  app.add_option("--extend-select", cli.extend_select, "enable these in addition to the selection")
+      ->type_name("CODES")
+      ->allow_extra_args(false);
+  app.add_option("--severity", cli.severity, "override a rule's severity (error, warning, info)")
+      ->type_name("CODE=LEVEL")
+      ->allow_extra_args(false);
+  app.add_option("--fail-on", cli.fail_on, "exit 1 for a finding at or above: error, warning (default), info, never")
+      ->type_name("LEVEL");
+  app.add_flag("--exit-zero", cli.exit_zero, "exit 0 even with findings");
+  app.add_option("--config", cli.config, "read settings from FILE instead of launchlint.toml / pyproject.toml")
+      ->type_name("FILE");
+  app.add_flag("--isolated", cli.isolated, "ignore every configuration file");
+  app.add_option("--allow-outside", cli.allow_outside,
+                 "let launches read PATH (a file or folder) outside the linted roots and their repository")
+      ->type_name("PATH")
+      ->allow_extra_args(false);
+  app.add_flag("--statistics", cli.statistics, "print the number of findings per rule (text or json)");
+  app.add_flag("--show-suppressed", cli.show_suppressed, "include suppressed findings (marked)");
+  app.add_flag("-q,--quiet", cli.quiet, "print findings only (no summary line)");
+  app.add_option("--color", cli.color, "auto (default), always, never")->type_name("WHEN");
+  app.add_option("-j,--jobs", cli.jobs, "files read in parallel (default: all cores)")->type_name("N");
+  auto* stdin_name = app.add_option("--stdin-filename", cli.stdin_filename, "the name of standard input's file (with -)")
+                         ->type_name("PATH");
+  bool no_gitignore = false;
+  app.add_flag("--no-gitignore", no_gitignore, "do not honour .gitignore files");
+  app.add_option("--gpu-memory", cli.gpu_memory, "memory of one GPU (e.g. 80GiB) for MEM001; overrides gpu-memory in launchlint.toml")
+      ->type_name("SIZE");
+  app.add_flag("--fix", cli.fix.fix, "apply safe fixes and write the files (atomically)");
+  app.add_flag("--unsafe-fixes", cli.fix.unsafe, "with --fix or --diff, apply unsafe fixes too");
+  app.add_flag("--diff", cli.fix.diff, "print what --fix would change as a unified diff; change nothing");
+  app.add_flag("--show-fixes", cli.fix.show_fixes, "list the fixes applied or available after the findings");
+  app.add_flag("--force-exclude", cli.force_exclude,
+               "apply exclude / extend-exclude to files named on the command line too (pre-commit)");
+  std::vector<std::string> top_paths;
+  app.add_option("paths", top_paths, "files and directories to lint (default: .; -: standard input)")
+      ->type_name("PATH");
+
+  auto* check = app.add_subcommand("check", "lint files and directories (the default)")->fallthrough();
+  std::vector<std::string> check_paths;
+  check->add_option("paths", check_paths, "files and directories")->type_name("PATH");
+  auto* explain = app.add_subcommand("explain", "print the effective configuration of each launch")->fallthrough();
+  std::vector<std::string> explain_paths;
+  explain->add_option("paths", explain_paths, "files and directories")->type_name("PATH");
+  explain->add_flag("--memory", cli.memory, "print the per-GPU memory estimate of each launch instead");
+  auto* rule = app.add_subcommand("rule", "print a rule's documentation")->fallthrough();
+  std::vector<std::string> codes;
+  rule->add_option("codes", codes, "rule codes (any case) or slugs")->type_name("CODE");
+  rule->add_flag("--all", cli.all_rules, "list every rule");
+  app.require_subcommand(0, 1);
+
+  // A repeated single-valued option: the last one wins (so a wrapper's defaults can be overridden).
+  for (const char* name : {"--fail-on", "--config", "--color", "--jobs", "--stdin-filename", "--exit-zero",
+                           "--isolated", "--statistics", "--show-suppressed", "--quiet", "--no-gitignore",
+                           "--force-exclude"})
+    app.get_option(name)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    throw UsageError(e.what());
+  }
+
+  // Options CLI11 did not recognise: name the closest real one.
+  for (const std::string& extra : app.remaining(true)) {
+    if (extra.size() < 2 || extra[0] != '-') continue;
+    const std::string name = extra.substr(0, extra.find('='));
+    std::vector<std::string> known;
+    for (const CLI::App* a : {static_cast<const CLI::App*>(&app), static_cast<const CLI::App*>(rule)}) {
+      for (const CLI::Option* o : a->get_options()) {
+        for (const std::string& l : o->get_lnames()) known.push_back("--" + l);
+        for (const std::string& s : o->get_snames()) known.push_back("-" + s);
       }
     }
-    if (!found) {
-      std::cerr << "launchlint: error: unknown rule '" << code << "'\n";
-      rc = kExitError;
+    throw UsageError("unknown option '" + name + "'" + did_you_mean(name, known));
+  }
+  for (const std::string& extra : app.remaining(true)) throw UsageError("unexpected argument '" + extra + "'");
+
+  if (explain->parsed()) cli.command = "explain";
+  if (rule->parsed()) cli.command = "rule";
+  cli.paths = top_paths;
+  for (const auto* list : {&check_paths, &explain_paths, &codes}) cli.paths.insert(cli.paths.end(), list->begin(), list->end());
+  cli.gitignore = !no_gitignore;
+  cli.select_given = select_opt->count() > 0;
+  cli.stdin_filename_given = stdin_name->count() > 0;
+
+  // --format / --output pairs, in the order they were given.
+  std::size_t fi = 0;
+  std::size_t oi = 0;
+  for (const CLI::Option* o : app.parse_order()) {
+    if (o == format_opt && fi < formats.size()) cli.outputs.emplace_back(formats[fi++], "");
+    if (o == output_opt && oi < outputs.size()) {
+      if (cli.outputs.empty()) cli.outputs.emplace_back("text", "");
+      cli.outputs.back().second = outputs[oi++];
     }
   }
-  return rc;
+  if (cli.outputs.empty()) cli.outputs.emplace_back("text", "");
+
+  const auto dash = std::find(cli.paths.begin(), cli.paths.end(), "-");
+  if (dash != cli.paths.end()) {
+    cli.paths.erase(dash);
+    cli.read_stdin = true;
+    if (!cli.paths.empty()) throw UsageError("'-' reads standard input: give no other paths with it");
+    if (!cli.stdin_filename_given)
+      throw UsageError(
+          "standard input needs a name to be recognised: add --stdin-filename PATH (e.g. accelerate.yaml, train.py)");
+  } else if (cli.stdin_filename_given) {
+    throw UsageError("--stdin-filename names standard input: add '-' to read it");
+  }
+  if (cli.isolated && !cli.config.empty()) throw UsageError("--isolated ignores every configuration file: drop --config or --isolated");
+  if (!cli.fail_on.empty()) one_of("--fail-on", cli.fail_on, kFailOn);
+  one_of("--color", cli.color, kColor);
+  return std::nullopt;
 }
 
 /// Where the project config search starts: the first path's folder (the working directory by default).
@@ -165,19 +333,98 @@ fs::path config_search_start(const std::vector<std::string>& paths) {
   return first.has_parent_path() ? first.parent_path() : fs::path(".");
 }
 
-bool use_color(const std::string& when, const std::string& output_path) {
-  if (when == "always") return true;
-  if (when == "never") return false;
-  if (const char* nc = std::getenv("NO_COLOR"); nc != nullptr && *nc != '\0') return false;
-  return output_path.empty() && isatty(STDOUT_FILENO) != 0;
+Format format_for(const Cli& cli, const std::string& name) {
+  auto f = lint::report::parse_format(name);
+  if (!f) {
+    throw UsageError("unknown format '" + name + "' (text, concise, json, sarif, github, gitlab, junit)" +
+                     did_you_mean(name, lint::report::format_names()));
+  }
+  const bool listing = cli.command != "check" || cli.statistics;
+  if (listing && !lint::report::listing_supports(*f)) {
+    const std::string what = cli.command == "check" ? "--statistics" : cli.command;
+    throw UsageError(what + " writes text or json, not " + name);
+  }
+  return *f;
 }
 
-}  // namespace
+int print_rules(const lint::rule::RuleTable& table, const Codes& codes, const Cli& cli) {
+  const Format format = format_for(cli, cli.outputs.front().first);
+  std::vector<const lint::rule::RuleInfo*> rules;
+  if (cli.all_rules) {
+    if (!cli.paths.empty()) throw UsageError("rule: give CODE... or --all, not both");
+    for (const auto& r : table) rules.push_back(&r);
+  } else {
+    if (cli.paths.empty()) throw UsageError("rule needs a CODE (e.g. `launchlint rule FSDP001`) or --all");
+    for (const std::string& code : cli.paths) {
+      auto found = codes.find(code);
+      if (found.empty())
+        throw UsageError("unknown rule '" + code + "'" + did_you_mean(code, codes.words_and_slugs()) +
+                         "; `launchlint rule --all` lists them");
+      rules.insert(rules.end(), found.begin(), found.end());
+    }
+  }
+  lint::report::write_rules(format, std::cout, rules, !cli.all_rules);
+  return kExitClean;
+}
 
-namespace {
+std::string normal(const std::string& p) {
+  std::string s = fs::path(p).lexically_normal().generic_string();
+  if (s.starts_with("./")) s.erase(0, 2);
+  return s;
+}
+
+/// The driver's exclude test for a named file: a glob on the whole path, or a slash-less pattern on any component.
+bool excluded(const std::vector<std::string>& exclude, const std::string& path) {
+  const std::string rel = normal(path);
+  for (const std::string& g : exclude) {
+    if (lint::driver::glob_match(g, rel)) return true;
+    if (g.find('/') != std::string::npos) continue;
+    std::string_view rest = rel;
+    while (true) {
+      const auto slash = rest.find('/');
+      if (lint::driver::glob_match(g, rest.substr(0, slash))) return true;
+      if (slash == std::string_view::npos) break;
+      rest.remove_prefix(slash + 1);
+    }
+  }
+  return false;
+}
+
+/// Never silent: a run that found no launch file says so, and a named file launchlint does not know is named.
+void report_unknown_inputs(const Cli& cli, const lint::driver::RunResult& result, const std::string& shown_paths) {
+  std::map<std::string, const lint::model::Document*> by_path;
+  bool any_known = false;
+  for (const auto& d : result.documents) {
+    by_path[d->path()] = d.get();
+    any_known |= d->kind != lint::model::DocKind::Unknown || d->read_error.has_value();
+  }
+  std::error_code ec;
+  std::vector<std::string> named = cli.paths;
+  if (cli.read_stdin) named = {cli.stdin_filename};
+  std::size_t told = 0;
+  for (const std::string& p : named) {
+    if (!cli.read_stdin && !fs::is_regular_file(p, ec)) continue;
+    const std::string name = fs::path(p).filename().string();
+    if (name == "launchlint.toml" || name == ".launchlint.toml" || name == "pyproject.toml") {
+      ++told;  // launchlint's own configuration
+      continue;
+    }
+    auto it = by_path.find(cli.read_stdin ? p : normal(p));
+    if (it == by_path.end() || it->second->kind != lint::model::DocKind::Unknown || it->second->read_error) continue;
+    std::cerr << "launchlint: info: " << p
+              << " is not a launch file launchlint knows (accelerate, Trainer FSDP, DeepSpeed, torchtitan, axolotl or "
+                 "LLaMA-Factory config, training script, launch script): nothing to check in it\n";
+    ++told;
+  }
+  if (!any_known && (named.empty() || told < named.size())) {
+    std::cerr << "launchlint: warning: no launch file found in " << shown_paths
+              << " (`launchlint rule --all` lists what is checked)\n";
+  }
+}
 
 /// Writes a finished report to `path` (standard output when empty); false, with the reason on stderr, on failure.
 bool emit(const std::string& path, const std::string& text) {
+  if (path.empty()) std::cout.flush();  // what was printed before (--diff, --fix messages) comes first
   const std::string why =
       path.empty() ? lint::report::write_standard_output(text) : lint::report::write_output_file(path, text);
   if (why.empty()) return true;
@@ -186,158 +433,63 @@ bool emit(const std::string& path, const std::string& text) {
 }
 
 /// Exit 2 when an --output names one of the files just linted (writing it would destroy the input).
-int refuse_overwriting_inputs(const std::vector<Output>& outputs, const lint::driver::RunResult& result) {
+int refuse_overwriting_inputs(const std::vector<std::pair<Format, std::string>>& outputs,
+                              const lint::driver::RunResult& result) {
   std::vector<std::string> inputs;
   for (const auto& [path, source] : result.sources) inputs.push_back(path);
-  for (const Output& o : outputs) {
-    if (o.path.empty()) continue;
-    if (const std::string input = lint::report::overwritten_input(o.path, inputs); !input.empty()) {
-      std::cerr << "launchlint: error: --output " << o.path << " would overwrite the linted file " << input << "\n";
+  for (const auto& [format, path] : outputs) {
+    if (path.empty()) continue;
+    if (const std::string input = lint::report::overwritten_input(path, inputs); !input.empty()) {
+      std::cerr << "launchlint: error: --output " << path << " would overwrite the linted file " << input << "\n";
       return kExitError;
     }
   }
   return 0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  // A grammar the linked tree-sitter runtime cannot load is a build defect: say so instead of finding nothing.
-  const std::vector<std::string> abi_problems = lint::parse::grammar_abi_problems();
-  for (const std::string& p : abi_problems) std::cerr << "launchlint: error: " << p << "\n";
-  if (!abi_problems.empty()) return kExitError;
+int run(int argc, char** argv) {
   const lint::rule::RuleTable& table = lint::rules::rule_table();
+  const Codes codes(table);
   Cli cli;
-  std::vector<std::string> args(argv + 1, argv + argc);
-  bool reading_stdin = false;
-  std::size_t i = 0;
-  if (!args.empty() && (args[0] == "explain" || args[0] == "rule" || args[0] == "check")) {
-    cli.command = args[0];
-    i = 1;
+  if (auto answered = parse(argc, argv, cli)) return *answered;
+
+  if (cli.command == "rule") return print_rules(table, codes, cli);
+
+  std::vector<std::pair<Format, std::string>> outputs;
+  for (const auto& [name, path] : cli.outputs) outputs.emplace_back(format_for(cli, name), path);
+  if (cli.command == "explain" || cli.statistics) {
+    if (outputs.size() > 1) throw UsageError(std::string(cli.statistics ? "--statistics" : "explain") + " writes one format");
   }
-  auto need = [&]() -> std::optional<std::string> {
-    if (i + 1 >= args.size()) return std::nullopt;
-    return args[++i];
-  };
-  for (; i < args.size(); ++i) {
-    std::string a = args[i];
-    std::string inline_value;
-    bool has_inline = false;
-    if (a.starts_with("--") && a.find('=') != std::string::npos && a != "--severity") {
-      inline_value = a.substr(a.find('=') + 1);
-      a = a.substr(0, a.find('='));
-      has_inline = true;
-    }
-    auto value = [&]() -> std::optional<std::string> {
-      if (has_inline) return inline_value;
-      return need();
-    };
-    if (a == "-h" || a == "--help") {
-      std::cout << kHelp;
-      return kExitClean;
-    }
-    if (a == "--version") {
-      std::cout << "launchlint " << LAUNCHLINT_VERSION << "\n";
-      return kExitClean;
-    }
-    if (a == "--format") {
-      auto v = value();
-      if (!v) return usage_error("--format needs a value");
-      if (cli.command == "rule") {
-        cli.format_json = *v == "json";
-        continue;
-      }
-      auto f = lint::report::parse_format(*v);
-      if (!f && !(cli.command == "explain" && (*v == "json" || *v == "text")))
-        return usage_error("unknown format '" + *v + "' (text, concise, json, sarif, github, junit)");
-      if (cli.command == "explain") cli.format_json = *v == "json";
-      cli.outputs.push_back(Output{f.value_or(lint::report::Format::Text), ""});
-    } else if (a == "--output" || a == "-o") {
-      auto v = value();
-      if (!v) return usage_error("--output needs a file");
-      if (cli.outputs.empty()) cli.outputs.push_back(Output{});
-      cli.outputs.back().path = *v;
-    } else if (a == "--select") {
-      auto v = value();
-      if (!v) return usage_error("--select needs codes");
-      cli.select = split_codes(*v);
-    } else if (a == "--ignore") {
-      auto v = value();
-      if (!v) return usage_error("--ignore needs codes");
-      for (auto& c : split_codes(*v)) cli.ignore.push_back(c);
-    } else if (a == "--extend-select") {
-      auto v = value();
-      if (!v) return usage_error("--extend-select needs codes");
-      for (auto& c : split_codes(*v)) cli.extend_select.push_back(c);
-    } else if (a == "--severity") {
-      auto v = need();
-      if (!v || v->find('=') == std::string::npos) return usage_error("--severity needs CODE=LEVEL");
-      auto sev = lint::rule::parse_severity(v->substr(v->find('=') + 1));
-      if (!sev) return usage_error("--severity level must be error, warning or info");
-      cli.severity[v->substr(0, v->find('='))] = *sev;
-    } else if (a == "--fail-on") {
-      auto v = value();
-      if (!v || (*v != "error" && *v != "warning" && *v != "info" && *v != "never"))
-        return usage_error("--fail-on must be error, warning, info or never");
-      cli.fail_on = *v;
-    } else if (a == "--exit-zero") {
-      cli.exit_zero = true;
-    } else if (a == "--config") {
-      auto v = value();
-      if (!v) return usage_error("--config needs a file");
-      cli.config = *v;
-    } else if (a == "--isolated") {
-      cli.isolated = true;
-    } else if (a == "--allow-outside") {
-      auto v = value();
-      if (!v) return usage_error("--allow-outside needs a path");
-      cli.allow_outside.push_back(*v);
-    } else if (a == "--statistics") {
-      cli.statistics = true;
-    } else if (a == "--show-suppressed") {
-      cli.show_suppressed = true;
-    } else if (a == "--quiet" || a == "-q") {
-      cli.quiet = true;
-    } else if (a == "--color") {
-      auto v = value();
-      if (!v || (*v != "auto" && *v != "always" && *v != "never")) return usage_error("--color must be auto, always or never");
-      cli.color = *v;
-    } else if (a == "--jobs" || a == "-j") {
-      auto v = value();
-      if (!v) return usage_error("--jobs needs a number");
-      try {
-        cli.jobs = static_cast<unsigned>(std::stoul(*v));
-      } catch (...) {
-        return usage_error("--jobs needs a number");
-      }
-    } else if (a == "--stdin-filename") {
-      auto v = value();
-      if (!v) return usage_error("--stdin-filename needs a path");
-      cli.stdin_filename = *v;
-    } else if (a == "--no-gitignore") {
-      cli.gitignore = false;
-    } else if (a == "--all") {
-      cli.all_rules = true;
-    } else if (a == "-") {
-      reading_stdin = true;
-    } else if (a.starts_with("-") && a.size() > 1) {
-      return usage_error("unknown option '" + a + "'");
-    } else {
-      cli.paths.push_back(a);
+  if (!cli.gpu_memory.empty()) {
+    const auto bytes = lint::memory::parse_memory_size(cli.gpu_memory);
+    if (!bytes) throw UsageError("--gpu-memory needs a size such as 80GiB, not '" + cli.gpu_memory + "'");
+    lint::memory::set_gpu_memory_override(bytes);
+  }
+  if (cli.command == "explain") {
+    if (cli.read_stdin) throw UsageError("explain reads files, not standard input");
+    if (cli.paths.empty()) throw UsageError("explain needs PATHS (e.g. `launchlint explain examples/7b-lora-shard-grad-op`)");
+  }
+  std::error_code ec;
+  for (const std::string& p : cli.paths) {
+    if (fs::exists(p, ec)) continue;
+    if (cli.command == "explain") throw UsageError("explain: no such file or directory: " + p);
+    // `launchlint expalin x`: a misspelt command, not a path.
+    if (&p == &cli.paths.front()) {
+      if (auto c = lint::config::closest(p, kCommands))
+        throw UsageError("no such file or directory: " + p + " (did you mean the command '" + *c + "'?)");
     }
   }
 
-  if (cli.command == "rule") return print_rule(table, cli);
-
-  for (const auto* list : {&cli.ignore, &cli.extend_select}) {
-    for (const auto& c : *list) {
-      if (!known_code_or_prefix(table, c)) return usage_error("unknown rule code or prefix '" + c + "'");
-    }
-  }
-  if (cli.select) {
-    for (const auto& c : *cli.select) {
-      if (!known_code_or_prefix(table, c)) return usage_error("unknown rule code or prefix '" + c + "'");
-    }
+  const auto select = split_codes(cli.select);
+  const auto ignore = codes.canonical(split_codes(cli.ignore), "--ignore: ");
+  const auto extend_select = codes.canonical(split_codes(cli.extend_select), "--extend-select: ");
+  const auto selected = codes.canonical(select, "--select: ");
+  std::map<std::string, Severity> severity;
+  for (const std::string& s : cli.severity) {
+    const auto eq = s.find('=');
+    if (eq == std::string::npos) throw UsageError("--severity needs CODE=LEVEL (e.g. FSDP006=error), not '" + s + "'");
+    const std::string level = one_of("--severity level", s.substr(eq + 1), kLevels);
+    severity[codes.canonical(s.substr(0, eq), "--severity: ")] = *lint::rule::parse_severity(level);
   }
 
   lint::driver::RunOptions opts;
@@ -348,7 +500,8 @@ int main(int argc, char** argv) {
       project = lint::config::load_config(cli.config, error);
       if (!project && error.empty()) error = cli.config + ": no [tool.launchlint] table";
     } else {
-      project = lint::config::discover_config(config_search_start(cli.paths).string(), error);
+      const fs::path start = cli.read_stdin ? config_search_start({cli.stdin_filename}) : config_search_start(cli.paths);
+      project = lint::config::discover_config(start.string(), error);
     }
     if (!error.empty()) {
       std::cerr << "launchlint: configuration error: " << error << "\n";
@@ -356,38 +509,36 @@ int main(int argc, char** argv) {
     }
   }
   std::string fail_on = "warning";
+  opts.exclude = lint::config::default_excludes();
   if (project) {
-    if (project->select) opts.selection.select = *project->select;
-    opts.selection.ignore = project->ignore;
-    opts.selection.extend_select = project->extend_select;
-    opts.selection.severity = project->severity;
-    for (const auto& g : project->exclude) {
+    for (const auto& ref : project->codes) (void)codes.canonical(ref.code, ref.where + ": ");
+    if (project->select) opts.selection.select = codes.canonical(*project->select, "");
+    opts.selection.ignore = codes.canonical(project->ignore, "");
+    opts.selection.extend_select = codes.canonical(project->extend_select, "");
+    for (const auto& [code, level] : project->severity) opts.selection.severity[codes.canonical(code, "")] = level;
+    std::vector<std::string> excludes = project->exclude.value_or(lint::config::default_excludes());
+    excludes.insert(excludes.end(), project->extend_exclude.begin(), project->extend_exclude.end());
+    opts.exclude.clear();
+    for (const auto& g : excludes) {
       opts.exclude.push_back(g);
-      if (project->base_dir != "." && !project->base_dir.empty()) opts.exclude.push_back(project->base_dir + "/" + g);
+      if (project->base_dir != "." && !project->base_dir.empty() && g.find('/') != std::string::npos)
+        opts.exclude.push_back(project->base_dir + "/" + g);
     }
     opts.per_file_ignores = project->per_file_ignores;
+    for (auto& p : opts.per_file_ignores) p.codes = codes.canonical(p.codes, "");
     opts.declared_launches = project->launches;
     if (project->fail_on) fail_on = *project->fail_on;
-    for (const auto* list : {&opts.selection.ignore, &opts.selection.extend_select}) {
-      for (const auto& c : *list) {
-        if (!known_code_or_prefix(table, c)) {
-          std::cerr << "launchlint: configuration error: " << project->path << ": unknown rule code or prefix '" << c
-                    << "'\n";
-          return kExitError;
-        }
-      }
-    }
   }
-  if (cli.select) opts.selection.select = *cli.select;
-  for (auto& c : cli.ignore) opts.selection.ignore.push_back(c);
-  for (auto& c : cli.extend_select) opts.selection.extend_select.push_back(c);
-  for (auto& [k, v] : cli.severity) opts.selection.severity[k] = v;
+  if (cli.select_given) opts.selection.select = selected;
+  opts.selection.ignore.insert(opts.selection.ignore.end(), ignore.begin(), ignore.end());
+  opts.selection.extend_select.insert(opts.selection.extend_select.end(), extend_select.begin(), extend_select.end());
+  for (auto& [k, v] : severity) opts.selection.severity[k] = v;
   if (!cli.fail_on.empty()) fail_on = cli.fail_on;
   opts.jobs = cli.jobs;
   opts.show_suppressed = cli.show_suppressed;
   opts.respect_gitignore = cli.gitignore;
   opts.allow_outside = cli.allow_outside;
-  if (reading_stdin) {
+  if (cli.read_stdin) {
     opts.read_stdin = true;
     // Standard input is held to the limits of any input file (docs/limits.md).
     lint::source::ReadResult read = lint::source::read_descriptor(STDIN_FILENO, lint::driver::kMaxFileBytes);
@@ -396,20 +547,60 @@ int main(int argc, char** argv) {
       return kExitError;
     }
     opts.stdin_text = std::move(*read.text);
-    if (!cli.stdin_filename.empty()) opts.stdin_filename = cli.stdin_filename;
+    opts.stdin_filename = cli.stdin_filename;
   } else if (!cli.paths.empty()) {
     opts.paths = cli.paths;
+    if (cli.force_exclude) {
+      std::erase_if(opts.paths, [&](const std::string& p) { return excluded(opts.exclude, p); });
+      if (opts.paths.empty()) return kExitClean;  // every named file is excluded: nothing to lint
+    }
   }
 
-  lint::driver::RunResult result = lint::driver::run(table, opts);
+  // Files named on the command line (pre-commit passes the changed ones) are linted within their projects: the
+  // project is walked for the launches they take part in, and the findings that concern them are reported.
+  std::set<std::string> focus;
+  if (cli.command == "check" && !cli.read_stdin && !opts.paths.empty() &&
+      std::all_of(opts.paths.begin(), opts.paths.end(), [&](const std::string& p) { return fs::is_regular_file(p, ec); })) {
+    std::set<std::string> roots;
+    for (const std::string& p : opts.paths) {
+      if (std::string root = lint::config::project_root(p); !root.empty()) roots.insert(lint::config::shown_path(root));
+    }
+    if (!roots.empty()) {
+      for (const std::string& p : opts.paths) focus.insert(normal(p));
+      opts.paths.insert(opts.paths.begin(), roots.begin(), roots.end());
+    }
+  }
+
+  // With --fix the findings reported are those left after fixing; --diff prints the diffs and stops.
+  lint::driver::RunResult result;
+  std::vector<std::string> fixes_applied;
+  if (cli.fix.rewrites() && cli.command != "explain") {
+    int rc = kExitClean;
+    if (!lint::fix::run(table, opts, cli.fix, result, fixes_applied, std::cout, std::cerr, rc)) return rc;
+  } else {
+    result = lint::driver::run(table, opts);
+  }
+  if (!focus.empty()) {
+    std::erase_if(result.diagnostics, [&](const lint::rule::Diagnostic& d) {
+      if (focus.count(normal(d.path)) != 0) return false;
+      return std::none_of(d.related.begin(), d.related.end(),
+                          [&](const auto& r) { return focus.count(normal(r.path)) != 0; });
+    });
+  }
+  std::string shown;
+  for (const auto& p : cli.read_stdin ? std::vector<std::string>{"standard input"} : opts.paths)
+    shown += (shown.empty() ? "" : ", ") + p;
+  report_unknown_inputs(cli, result, shown);
 
   if (cli.command == "explain") {
     std::vector<const lint::model::Launch*> launches;
     for (const auto& l : result.launches) launches.push_back(&l);
-    std::string out_path = cli.outputs.empty() ? "" : cli.outputs.back().path;
-    if (const int rc = refuse_overwriting_inputs(cli.outputs, result); rc != 0) return rc;
+    const auto& [format, out_path] = outputs.front();
+    if (const int rc = refuse_overwriting_inputs(outputs, result); rc != 0) return rc;
     std::ostringstream out;
-    if (cli.format_json) lint::report::write_explain_json(out, launches);
+    if (cli.memory && format == Format::Json) lint::memory::write_memory_json(out, launches);
+    else if (cli.memory) lint::memory::write_memory_text(out, launches);
+    else if (format == Format::Json) lint::report::write_explain_json(out, launches);
     else lint::report::write_explain_text(out, launches, use_color(cli.color, out_path));
     if (!emit(out_path, out.str())) return kExitError;
     return kExitClean;
@@ -417,31 +608,23 @@ int main(int argc, char** argv) {
 
   std::string srcroot = fs::current_path().generic_string();
   if (!srcroot.ends_with("/")) srcroot += "/";
-  if (cli.outputs.empty()) cli.outputs.push_back(Output{});
-  if (const int rc = refuse_overwriting_inputs(cli.outputs, result); rc != 0) return rc;
-  for (const Output& o : cli.outputs) {
+  if (const int rc = refuse_overwriting_inputs(outputs, result); rc != 0) return rc;
+  for (const auto& [format, path] : outputs) {
     lint::report::ReportInput in;
     in.diagnostics = &result.diagnostics;
     in.rules = &table;
     in.sources = &result.sources;
     in.srcroot = srcroot;
-    in.color = use_color(cli.color, o.path);
+    in.color = use_color(cli.color, path);
     in.files_checked = result.files_checked;
+    in.docs_url = env_set("LAUNCHLINT_DOCS_URL") ? std::getenv("LAUNCHLINT_DOCS_URL") : LAUNCHLINT_DOCS_URL;
     // Each report is rendered whole, then written at once (atomically to a file; lint/report/output_file).
     std::ostringstream out;
-    if (cli.statistics && o.format == lint::report::Format::Text) {
-      std::map<std::string, std::size_t> counts;
-      for (const auto& d : result.diagnostics) ++counts[d.code];
-      for (const auto& r : table) {
-        auto it = counts.find(std::string(r.code));
-        if (it != counts.end()) out << it->second << "\t" << r.code << "\t" << r.slug << "\n";
-      }
-      if (!emit(o.path, out.str())) return kExitError;
-      continue;
-    }
-    if (cli.quiet && (o.format == lint::report::Format::Text || o.format == lint::report::Format::Concise)) {
+    if (cli.statistics) {
+      lint::report::write_statistics(format, out, in);
+    } else if (cli.quiet && (format == Format::Text || format == Format::Concise)) {
       std::ostringstream buf;
-      lint::report::write(o.format, buf, in);
+      lint::report::write(format, buf, in);
       // drop the trailing summary line
       std::string s = buf.str();
       const auto pos = s.rfind("\n\n");
@@ -449,15 +632,39 @@ int main(int argc, char** argv) {
       else if (s.starts_with("All checks passed")) s.clear();
       out << s;
     } else {
-      lint::report::write(o.format, out, in);
+      lint::report::write(format, out, in);
     }
-    if (!emit(o.path, out.str())) return kExitError;
+    if (!emit(path, out.str())) return kExitError;
   }
 
+  // --show-fixes lists them after a text report (on stderr when standard output carries a machine format).
+  if (cli.fix.show_fixes) {
+    const auto& [first_format, first_path] = outputs.front();
+    const bool text_out = first_path.empty() && (first_format == Format::Text || first_format == Format::Concise);
+    lint::fix::write_fix_list(text_out ? std::cout : std::cerr, result.diagnostics, cli.fix, fixes_applied);
+  }
   if (cli.exit_zero || fail_on == "never") return kExitClean;
   const Severity threshold = fail_on == "error" ? Severity::Error : fail_on == "info" ? Severity::Info : Severity::Warning;
   for (const auto& d : result.diagnostics) {
     if (!d.suppressed && d.severity >= threshold) return kExitFindings;
   }
   return kExitClean;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // A grammar the linked tree-sitter runtime cannot load is a build defect: say so instead of finding nothing.
+  const std::vector<std::string> abi_problems = lint::parse::grammar_abi_problems();
+  for (const std::string& p : abi_problems) std::cerr << "launchlint: error: " << p << "\n";
+  if (!abi_problems.empty()) return kExitError;
+  // `launchlint server`: the language server (LSP over standard input/output) parses its own arguments.
+  if (argc > 1 && std::string_view(argv[1]) == "server")
+    return lint::server::run_command(lint::rules::rule_table(), std::vector<std::string>(argv + 2, argv + argc));
+  try {
+    return run(argc, argv);
+  } catch (const UsageError& e) {
+    std::cerr << "launchlint: error: " << e.what() << "\nRun 'launchlint --help' for usage.\n";
+    return kExitError;
+  }
 }

@@ -5,7 +5,8 @@
 #include <functional>
 #include <string>
 
-#include "lint/model/accelerate_schema.hpp"
+#include "lint/model/accelerate/schema.hpp"
+#include "lint/model/query.hpp"
 #include "lint/model/resolve.hpp"
 #include "lint/rule/rule.hpp"
 
@@ -41,20 +42,9 @@ inline void visit_nodes(const parse::Node& root, const std::function<void(const 
   }
 }
 
-/// The effective setting that decided `key`, when it was written somewhere (not a default).
-inline const model::Setting* written_site(const model::Launch& l, std::string_view key) {
-  const model::Effective* e = l.get(key);
-  if (e == nullptr || e->decided_by == nullptr || e->decided_by->origin == model::Origin::Default) return nullptr;
-  return e->decided_by;
-}
-
-/// The accelerate config document of a launch, if any.
-inline const model::Document* accelerate_config(const model::Launch& l) {
-  for (const model::Document* d : l.documents) {
-    if (d->kind == model::DocKind::AccelerateConfig) return d;
-  }
-  return nullptr;
-}
+// The launch queries rules use (lint/model/query.hpp).
+using model::query::accelerate_config;
+using model::query::written_site;
 
 /// Python-style truthiness of a raw config value (what accelerate's launcher tests before parsing).
 inline bool python_truthy(const model::Value& v) {

@@ -12,7 +12,8 @@ namespace fs = std::filesystem;
 namespace {
 const std::map<std::string, std::string> kBands = {{"input", "LL"},          {"yaml", "YML"},   {"accelerate", "ACC"},
                                                    {"fsdp", "FSDP"},         {"hf", "HF"},      {"deepspeed", "DS"},
-                                                   {"torchtitan", "TT"},     {"lightning", "PL"}, {"memory", "MEM"}};
+                                                   {"torchtitan", "TT"},     {"lightning", "PL"}, {"memory", "MEM"},
+                                                   {"quantization", "QNT"}, {"model", "MDL"}, {"launch", "LCH"}};
 }
 
 TEST_CASE("registry, sources, docs and fixtures are consistent", "[registry]") {

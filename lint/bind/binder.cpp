@@ -64,9 +64,17 @@ model::BoundInputs bind_command(DocumentSet& docs, const CommandSite& site) {
   in.torchtitan = pick(refs.torchtitan, model::DocKind::TorchtitanConfig);
   in.axolotl = pick(refs.axolotl, model::DocKind::AxolotlConfig);
   in.llamafactory = pick(refs.llamafactory, model::DocKind::LlamaFactoryConfig);
+  in.trainer_args = pick(refs.trainer_args, model::DocKind::TrainerArgsConfig);
   if (in.llamafactory != nullptr && in.deepspeed == nullptr) {
     // The YAML's own `deepspeed:` path, relative to where llamafactory-cli runs.
     const auto c = llamafactory_deepspeed_candidates(*site.document, *in.llamafactory);
+    if (!c.empty()) in.deepspeed = pick(c, model::DocKind::DeepSpeedConfig);
+  }
+  // The JSON another file of the launch names: the accelerate config's deepspeed_config_file, axolotl's
+  // `deepspeed:`, the script's TrainingArguments(deepspeed=) / DeepSpeedStrategy(config=) / deepspeed.initialize.
+  for (const model::Document* referrer : {in.accelerate_config, in.axolotl, in.python}) {
+    if (in.deepspeed != nullptr || referrer == nullptr) continue;
+    const auto c = named_deepspeed_candidates(*site.document, *referrer);
     if (!c.empty()) in.deepspeed = pick(c, model::DocKind::DeepSpeedConfig);
   }
   return in;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <tuple>
 
 namespace lint::bind {
 
@@ -21,7 +22,10 @@ bool is_ci_workflow(const model::Document& doc) {
          (is_github(doc.path()) || is_gitlab(doc.path()));
 }
 
-std::vector<parse::LaunchCommand> ci_workflow_commands(const model::Document& doc) {
+namespace {
+
+std::vector<parse::LaunchCommand> commands_and_workdirs(const model::Document& doc,
+                                                       std::map<std::size_t, parse::WorkDir>* workdirs) {
   if (!is_ci_workflow(doc)) return {};
   const bool github = is_github(doc.path());
   const bool gitlab = is_gitlab(doc.path());
@@ -31,7 +35,10 @@ std::vector<parse::LaunchCommand> ci_workflow_commands(const model::Document& do
     if (text[k] == '\n' || text[k] == '\r') blanked[k] = text[k];
   }
   bool any = false;
-  auto keep = [&](const parse::Node& n) {
+  // Byte ranges of the kept steps and the working-directory each runs in (GitHub: the step's own, else the
+  // job's or the workflow's `defaults: run: working-directory`), relative to the repository root.
+  std::vector<std::tuple<std::size_t, std::size_t, std::string>> step_dirs;
+  auto keep = [&](const parse::Node& n, const std::string& workdir) {
     if (n.kind != parse::NodeKind::String) return;
     std::size_t b = n.region.begin_byte;
     std::size_t e = std::min(n.region.end_byte, text.size());
@@ -46,28 +53,65 @@ std::vector<parse::LaunchCommand> ci_workflow_commands(const model::Document& do
         n.text.find("python") == std::string::npos)
       return;
     for (std::size_t k = b; k < e; ++k) blanked[k] = text[k];
+    if (!workdir.empty()) step_dirs.emplace_back(b, e, workdir);
     any = true;
   };
-  std::vector<const parse::Node*> stack{doc.root_map()};
+  auto default_dir = [](const parse::Node& n, const std::string& inherited) {
+    const parse::Node* defaults = n.is_map() ? n.find("defaults") : nullptr;
+    const parse::Node* run = defaults != nullptr && defaults->is_map() ? defaults->find("run") : nullptr;
+    const parse::Node* wd = run != nullptr && run->is_map() ? run->find("working-directory") : nullptr;
+    return wd != nullptr && wd->kind == parse::NodeKind::String ? wd->text : inherited;
+  };
+  std::vector<std::pair<const parse::Node*, std::string>> stack{{doc.root_map(), default_dir(*doc.root_map(), "")}};
   while (!stack.empty()) {
-    const parse::Node* n = stack.back();
+    const auto [n, inherited] = stack.back();
     stack.pop_back();
+    const std::string here = github ? default_dir(*n, inherited) : inherited;
+    std::string step_dir = here;
+    if (github && n->is_map()) {
+      if (const parse::Node* wd = n->find("working-directory"); wd != nullptr && wd->kind == parse::NodeKind::String)
+        step_dir = wd->text;
+    }
     for (const parse::Entry& e : n->entries) {
       const bool step = (github && e.key.text == "run") || (gitlab && e.key.text == "script");
       if (step && e.value.kind == parse::NodeKind::String) {
-        keep(e.value);
+        keep(e.value, step_dir);
       } else if (step && e.value.kind == parse::NodeKind::Sequence) {
-        for (const parse::Node& it : e.value.items) keep(it);
+        for (const parse::Node& it : e.value.items) keep(it, step_dir);
       } else {
-        stack.push_back(&e.value);
+        stack.emplace_back(&e.value, here);
       }
     }
-    for (const parse::Node& it : n->items) stack.push_back(&it);
+    for (const parse::Node& it : n->items) stack.emplace_back(&it, here);
   }
   if (!any) return {};
   // Positions are computed from the blanked copy, whose lines and columns are those of the workflow file.
   const source::SourceFile steps(doc.path(), std::move(blanked));
-  return parse::find_launch_commands(steps, false);
+  std::vector<parse::LaunchCommand> commands = parse::find_launch_commands(steps, false);
+  if (workdirs == nullptr) return commands;
+  *workdirs = parse::command_workdirs(steps, false);  // `cd` within the steps
+  for (const parse::LaunchCommand& c : commands) {
+    const std::size_t at = c.region.begin_byte;
+    for (const auto& [b, e, dir] : step_dirs) {
+      if (at < b || at >= e) continue;
+      auto it = workdirs->find(at);
+      if (it == workdirs->end()) (*workdirs)[at] = parse::WorkDir{dir, false};
+      else if (!it->second.path.empty() && it->second.path.front() != '/') it->second.path = dir + "/" + it->second.path;
+    }
+  }
+  return commands;
+}
+
+}  // namespace
+
+std::vector<parse::LaunchCommand> ci_workflow_commands(const model::Document& doc) {
+  return commands_and_workdirs(doc, nullptr);
+}
+
+std::map<std::size_t, parse::WorkDir> ci_workflow_workdirs(const model::Document& doc) {
+  std::map<std::size_t, parse::WorkDir> out;
+  commands_and_workdirs(doc, &out);
+  return out;
 }
 
 }  // namespace lint::bind

@@ -1,6 +1,10 @@
 #include "lint/bind/file_refs.hpp"
 
+#include <algorithm>
 #include <filesystem>
+
+#include "lint/bind/ci_workflow.hpp"
+#include "lint/config/project_root.hpp"
 
 namespace lint::bind {
 
@@ -16,63 +20,119 @@ std::string join_path(const std::string& base, const std::string& p) {
 
 }  // namespace
 
-std::vector<std::string> path_candidates(const model::Document& script_doc, const parse::Word& w) {
+std::vector<std::string> path_candidates(const model::Document& script_doc, const parse::Word& w,
+                                         const parse::WorkDir* workdir) {
   if (!w.known || w.text.empty()) return {};
   std::vector<std::string> out;
+  auto add = [&](const std::string& c) {
+    if (!c.empty() && std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
+  };
+  if (w.text.front() == '/') {
+    add(join_path("", w.text));
+    return out;
+  }
+  // Where the command runs, as the launch implies it, never the working directory of launchlint: the folder a
+  // `cd` earlier in the script or a CI step's working-directory names, the script's folder (make runs recipes
+  // there), then each project root above the script, nearest first (scripts are usually run from the repository
+  // root). Only a project without any root marker falls back to the working directory.
   std::string dir = fs::path(script_doc.path()).parent_path().generic_string();
+  std::vector<std::string> roots = config::project_roots(script_doc.path());
   // A CI workflow's steps run from the repository root, the folder holding .github/.
-  if (const auto at = script_doc.path().find(".github/workflows/"); at != std::string::npos) {
-    dir = script_doc.path().substr(0, at);
+  const bool ci = script_doc.path().find(".github/workflows/") != std::string::npos;
+  if (ci) {
+    dir = script_doc.path().substr(0, script_doc.path().find(".github/workflows/"));
     if (!dir.empty() && dir.back() == '/') dir.pop_back();
   }
-  out.push_back(join_path(dir, w.text));
-  const std::string plain = join_path("", w.text);
-  if (plain != out.front()) out.push_back(plain);
+  if (workdir != nullptr && !workdir->path.empty()) {
+    if (workdir->path.front() == '/') {
+      add(join_path(workdir->path, w.text));
+    } else if (workdir->from_script_dir || ci) {
+      add(join_path(join_path(dir, workdir->path), w.text));
+    } else {
+      for (const std::string& root : roots)
+        add(config::shown_path((fs::path(root) / workdir->path / w.text).lexically_normal().generic_string()));
+      if (roots.empty()) add(join_path(workdir->path, w.text));
+    }
+  }
+  add(join_path(dir, w.text));
+  for (const std::string& root : roots)
+    add(config::shown_path((fs::path(root) / w.text).lexically_normal().generic_string()));
+  if (roots.empty()) add(join_path("", w.text));
   return out;
 }
 
 FileRefs referenced_files(const model::Document& script_doc, const parse::LaunchCommand& cmd) {
   using parse::LaunchTool;
   FileRefs refs;
-  auto add = [&](std::vector<std::string>& into, const parse::Word& w) {
-    for (auto& c : path_candidates(script_doc, w)) into.push_back(std::move(c));
+  // Where the command runs, when its script or CI step says.
+  std::map<std::size_t, parse::WorkDir> workdirs;
+  if (is_ci_workflow(script_doc)) {
+    workdirs = ci_workflow_workdirs(script_doc);
+  } else if (script_doc.kind == model::DocKind::LaunchScript && script_doc.source) {
+    const std::string name = fs::path(script_doc.path()).filename().string();
+    const bool makefile = name == "Makefile" || name == "makefile" || name == "GNUmakefile" || name.ends_with(".mk");
+    workdirs = parse::command_workdirs(*script_doc.source, makefile);
+  }
+  const auto wd = workdirs.find(cmd.region.begin_byte);
+  const parse::WorkDir* workdir = wd == workdirs.end() ? nullptr : &wd->second;
+  auto add = [&](std::vector<std::string>& into, const parse::Word& w, const char* role = nullptr) {
+    std::vector<std::string> c = path_candidates(script_doc, w, workdir);
+    if (role != nullptr && !c.empty()) refs.written.push_back(FileRefs::Written{role, w, c});
+    for (auto& x : c) into.push_back(std::move(x));
   };
   if (const parse::Flag* f = parse::find_flag(cmd, "config_file"); f != nullptr && f->value)
-    add(refs.accelerate_config, *f->value);
+    add(refs.accelerate_config, *f->value, "accelerate config");
   if (cmd.script) {
     if (cmd.tool == LaunchTool::Axolotl) {
-      add(refs.axolotl, *cmd.script);
+      add(refs.axolotl, *cmd.script, "axolotl config");
     } else if (cmd.tool == LaunchTool::LlamaFactory) {
-      add(refs.llamafactory, *cmd.script);
+      add(refs.llamafactory, *cmd.script, "LLaMA-Factory config");
     } else if (cmd.module) {
       if (cmd.script->text == "axolotl.cli.train" && !cmd.script_args.empty()) {
-        add(refs.axolotl, cmd.script_args.front());
+        add(refs.axolotl, cmd.script_args.front(), "axolotl config");
       } else {
         parse::Word w = *cmd.script;
         for (char& c : w.text) {
           if (c == '.') c = '/';
         }
         w.text += ".py";
-        add(refs.script, w);
+        add(refs.script, w, nullptr);  // a module may be an installed package
       }
     } else {
-      add(refs.script, *cmd.script);
+      add(refs.script, *cmd.script, "training script");
+      // LLaMA-Factory's FSDP recipe: `accelerate launch --config_file fsdp.yaml src/train.py config.yaml`, the
+      // training YAML as the script's only positional argument (bound only if it reads as a LLaMA-Factory config).
+      if (!cmd.script_args.empty() && cmd.script->text.ends_with("train.py") &&
+          (cmd.script_args.front().text.ends_with(".yaml") || cmd.script_args.front().text.ends_with(".yml")))
+        add(refs.llamafactory, cmd.script_args.front());
     }
   }
   const auto args = parse::script_arguments(cmd.script_args);
   if (const parse::ScriptArg* a = parse::find_arg(args, "fsdp_config");
       a != nullptr && a->value && !a->value->text.starts_with("{"))
-    add(refs.trainer_fsdp_config, *a->value);
+    add(refs.trainer_fsdp_config, *a->value, "Trainer fsdp_config");
   for (const char* name : {"deepspeed", "deepspeed_config"}) {
     if (const parse::ScriptArg* a = parse::find_arg(args, name); a != nullptr && a->value)
-      add(refs.deepspeed, *a->value);
+      add(refs.deepspeed, *a->value, "DeepSpeed config");
   }
-  if (cmd.tool == LaunchTool::TorchtitanRunTrain) {
+  // A YAML of TrainingArguments fields given to the script: positionally (HfArgumentParser.parse_yaml_file on
+  // sys.argv[1]) or with TRL's `--config`.
+  if (cmd.script && cmd.tool != LaunchTool::Axolotl && cmd.tool != LaunchTool::LlamaFactory) {
+    if (!cmd.script_args.empty() && !cmd.script_args.front().text.starts_with("-")) {
+      const parse::Word& w = cmd.script_args.front();
+      if (w.text.ends_with(".yaml") || w.text.ends_with(".yml")) add(refs.trainer_args, w);
+    }
+    if (const parse::ScriptArg* a = parse::find_arg(args, "config"); a != nullptr && a->value)
+      add(refs.trainer_args, *a->value);
+  }
+  // torchtitan's trainer started directly: `torchrun ... -m torchtitan.train --job.config_file x.toml`.
+  const bool torchtitan_module = cmd.module && cmd.script && cmd.script->text == "torchtitan.train";
+  if (cmd.tool == LaunchTool::TorchtitanRunTrain || torchtitan_module) {
     const parse::ScriptArg* a = parse::find_arg(args, "job.config_file");
     if (a != nullptr && a->value)
-      add(refs.torchtitan, *a->value);
-    else if (auto it = cmd.env.find("CONFIG_FILE"); it != cmd.env.end())
-      add(refs.torchtitan, it->second);
+      add(refs.torchtitan, *a->value, "torchtitan config");
+    else if (auto it = cmd.env.find("CONFIG_FILE"); it != cmd.env.end() && !torchtitan_module)
+      add(refs.torchtitan, it->second, "torchtitan config");
   }
   return refs;
 }
@@ -82,11 +142,62 @@ std::vector<std::string> llamafactory_deepspeed_candidates(const model::Document
   if (yaml.root_map() == nullptr) return {};
   const parse::Node* ds = yaml.root_map()->find("deepspeed");
   if (ds == nullptr || ds->kind != parse::NodeKind::String) return {};
+  return path_candidates(script_doc, parse::Word{ds->text, true, ds->region}, nullptr);
+}
+
+namespace {
+
+std::vector<std::string> relative_candidates(const model::Document& script_doc, const model::Document& referrer,
+                                             const std::string& path) {
   std::vector<std::string> c;
-  const std::string dir = fs::path(script_doc.path()).parent_path().generic_string();
-  c.push_back((fs::path(dir.empty() ? "." : dir) / ds->text).lexically_normal().generic_string());
-  c.push_back(fs::path(ds->text).lexically_normal().generic_string());
+  auto add = [&](const std::string& dir) {
+    std::string p = dir.empty() || path.starts_with("/") ? fs::path(path).lexically_normal().generic_string()
+                                                         : (fs::path(dir) / path).lexically_normal().generic_string();
+    if (std::find(c.begin(), c.end(), p) == c.end()) c.push_back(std::move(p));
+  };
+  add(fs::path(script_doc.path()).parent_path().generic_string());
+  add(fs::path(referrer.path()).parent_path().generic_string());
+  add("");
   return c;
+}
+
+bool is_training_arguments(std::string_view name) {
+  return name == "TrainingArguments" || name == "Seq2SeqTrainingArguments" ||
+         (name.ends_with("Config") && name.size() > 6 &&
+          (name.starts_with("SFT") || name.starts_with("DPO") || name.starts_with("GRPO") || name.starts_with("KTO") ||
+           name.starts_with("ORPO") || name.starts_with("CPO") || name.starts_with("Reward")));
+}
+
+}  // namespace
+
+std::vector<std::string> named_deepspeed_candidates(const model::Document& script_doc,
+                                                    const model::Document& referrer) {
+  std::string named;
+  if (referrer.kind == model::DocKind::AccelerateConfig && referrer.root_map() != nullptr) {
+    const parse::Node* section = referrer.root_map()->find("deepspeed_config");
+    const parse::Node* file =
+        section != nullptr && section->is_map() ? section->find("deepspeed_config_file") : nullptr;
+    if (file != nullptr && file->kind == parse::NodeKind::String) named = file->text;
+  } else if (referrer.kind == model::DocKind::AxolotlConfig && referrer.root_map() != nullptr) {
+    const parse::Node* ds = referrer.root_map()->find("deepspeed");
+    if (ds != nullptr && ds->kind == parse::NodeKind::String) named = ds->text;
+  } else if (referrer.kind == model::DocKind::PythonScript && referrer.python) {
+    for (const model::PyCall& c : referrer.python->calls) {
+      const model::PyArg* a = nullptr;
+      if (is_training_arguments(c.name))
+        a = c.keyword("deepspeed");
+      else if (c.name == "DeepSpeedStrategy")
+        a = c.keyword("config");
+      else if (c.name == "initialize" && c.callee.starts_with("deepspeed"))
+        a = c.keyword("config");
+      if (a != nullptr && a->value.kind == model::ValueKind::String && a->value.text.ends_with(".json")) {
+        named = a->value.text;
+        break;
+      }
+    }
+  }
+  if (named.empty()) return {};
+  return relative_candidates(script_doc, referrer, named);
 }
 
 }  // namespace lint::bind

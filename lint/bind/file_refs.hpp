@@ -7,16 +7,30 @@
 
 #include "lint/model/document.hpp"
 #include "lint/parse/shell_reader.hpp"
+#include "lint/parse/shell_workdir.hpp"
 
 namespace lint::bind {
 
-/// Candidates for a path written in a launch script: relative to the script's folder, then to the working
-/// directory (the repository root when launchlint runs there). A CI workflow's steps run from the repository root.
-std::vector<std::string> path_candidates(const model::Document& script_doc, const parse::Word& w);
+/// Candidates for a path written in a launch command, paths as launchlint shows them, in the order they are
+/// tried: against the command's working directory (`workdir`: a `cd` earlier in the script, a CI step's
+/// working-directory), the script's folder (a CI workflow's: the repository root), then each project root above the
+/// script (config::project_roots). The working directory of launchlint is used only when the script has no project
+/// root, so the binding does not depend on where launchlint runs.
+std::vector<std::string> path_candidates(const model::Document& script_doc, const parse::Word& w,
+                                         const parse::WorkDir* workdir = nullptr);
 
 /// Paths a launch command refers to, relative to the working directory, in the order they are tried.
 struct FileRefs {
-  std::vector<std::string> accelerate_config, script, trainer_fsdp_config, deepspeed, torchtitan, axolotl, llamafactory;
+  std::vector<std::string> accelerate_config, script, trainer_fsdp_config, deepspeed, torchtitan, axolotl, llamafactory,
+      trainer_args;
+  /// Each file the command names, as written, with what it is and its candidates (LL006 reports one that is not
+  /// found). Modules (`-m pkg.mod`) are not listed: they may be installed packages.
+  struct Written {
+    std::string role;  ///< "accelerate config", "training script", ...
+    parse::Word word;
+    std::vector<std::string> candidates;
+  };
+  std::vector<Written> written;
 };
 FileRefs referenced_files(const model::Document& script_doc, const parse::LaunchCommand& command);
 
@@ -24,5 +38,11 @@ FileRefs referenced_files(const model::Document& script_doc, const parse::Launch
 /// launch script's folder, then the working directory); empty when it names none.
 std::vector<std::string> llamafactory_deepspeed_candidates(const model::Document& script_doc,
                                                            const model::Document& yaml);
+
+/// The DeepSpeed JSON another file of the launch names: accelerate's `deepspeed_config.deepspeed_config_file`,
+/// axolotl's `deepspeed:`, a script's `TrainingArguments(deepspeed="x.json")`, `DeepSpeedStrategy(config="x.json")` or
+/// `deepspeed.initialize(config="x.json")`. Candidates: relative to the working directory the launch implies (the
+/// launch script's folder), to the naming file's folder, then to the working directory; empty when none is named.
+std::vector<std::string> named_deepspeed_candidates(const model::Document& script_doc, const model::Document& referrer);
 
 }  // namespace lint::bind

@@ -1,9 +1,11 @@
 #include "lint/config/project_config.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "lint/config/suggest.hpp"
 #include "lint/parse/readers.hpp"
 #include "lint/source/read_file.hpp"
 
@@ -16,6 +18,9 @@ namespace {
 std::string where(const std::string& path, const parse::Node& n) {
   return path + ":" + std::to_string(n.region.begin.line) + ":" + std::to_string(n.region.begin.column);
 }
+
+const std::vector<std::string> kLaunchKeys = {"name", "command", "files", "config", "script"};
+const std::vector<std::string> kFailOn = {"error", "warning", "info", "never"};
 
 bool string_list(const std::string& path, const parse::Node& n, std::vector<std::string>& out, std::string& error) {
   if (n.kind != parse::NodeKind::Sequence) {
@@ -40,19 +45,31 @@ std::optional<ProjectConfig> interpret(const std::string& path, const parse::Nod
   for (const parse::Entry& e : table.entries) {
     const std::string& k = e.key.text;
     const parse::Node& v = e.value;
+    auto note_codes = [&](const parse::Node& list) {
+      for (const parse::Node& it : list.items) cfg.codes.push_back(CodeRef{it.text, where(path, it)});
+    };
     if (k == "select") {
       std::vector<std::string> s;
       if (!string_list(path, v, s, error)) return std::nullopt;
+      note_codes(v);
       cfg.select = std::move(s);
     } else if (k == "ignore") {
       if (!string_list(path, v, cfg.ignore, error)) return std::nullopt;
+      note_codes(v);
     } else if (k == "extend-select") {
       if (!string_list(path, v, cfg.extend_select, error)) return std::nullopt;
+      note_codes(v);
     } else if (k == "exclude") {
-      if (!string_list(path, v, cfg.exclude, error)) return std::nullopt;
+      std::vector<std::string> s;
+      if (!string_list(path, v, s, error)) return std::nullopt;
+      cfg.exclude = std::move(s);
+    } else if (k == "extend-exclude") {
+      if (!string_list(path, v, cfg.extend_exclude, error)) return std::nullopt;
     } else if (k == "fail-on") {
-      if (v.kind != parse::NodeKind::String) {
-        error = where(path, v) + ": fail-on must be a string";
+      if (v.kind != parse::NodeKind::String ||
+          std::find(kFailOn.begin(), kFailOn.end(), v.text) == kFailOn.end()) {
+        error = where(path, v) + ": fail-on must be \"error\", \"warning\", \"info\" or \"never\"" +
+                (v.kind == parse::NodeKind::String ? did_you_mean(v.text, kFailOn) : "");
         return std::nullopt;
       }
       cfg.fail_on = v.text;
@@ -68,6 +85,7 @@ std::optional<ProjectConfig> interpret(const std::string& path, const parse::Nod
           return std::nullopt;
         }
         cfg.severity[s.key.text] = *sev;
+        cfg.codes.push_back(CodeRef{s.key.text, where(path, s.key)});
       }
     } else if (k == "per-file-ignores") {
       if (!v.is_map()) {
@@ -78,8 +96,15 @@ std::optional<ProjectConfig> interpret(const std::string& path, const parse::Nod
         driver::PerFileIgnore p;
         p.glob = s.key.text;
         if (!string_list(path, s.value, p.codes, error)) return std::nullopt;
+        note_codes(s.value);
         cfg.per_file_ignores.push_back(std::move(p));
       }
+    } else if (k == "gpu-memory") {
+      if (v.kind != parse::NodeKind::String && v.kind != parse::NodeKind::Int) {
+        error = where(path, v) + ": gpu-memory must be a size such as \"80GiB\"";
+        return std::nullopt;
+      }
+      cfg.gpu_memory = v.text;
     } else if (k == "launch") {
       if (v.kind != parse::NodeKind::Sequence) {
         error = where(path, v) + ": launch must be an array of tables ([[launch]])";
@@ -106,14 +131,15 @@ std::optional<ProjectConfig> interpret(const std::string& path, const parse::Nod
           } else if (f.key.text == "config" || f.key.text == "script") {
             l.files.push_back(f.value.text);
           } else {
-            error = where(path, f.key) + ": unknown key '" + f.key.text + "' in [[launch]]";
+            error = where(path, f.key) + ": unknown key '" + f.key.text + "' in [[launch]]" +
+                    did_you_mean(f.key.text, kLaunchKeys);
             return std::nullopt;
           }
         }
         cfg.launches.push_back(std::move(l));
       }
     } else {
-      error = where(path, e.key) + ": unknown configuration key '" + k + "'";
+      error = where(path, e.key) + ": unknown configuration key '" + k + "'" + did_you_mean(k, config_keys());
       return std::nullopt;
     }
   }
@@ -121,6 +147,20 @@ std::optional<ProjectConfig> interpret(const std::string& path, const parse::Nod
 }
 
 }  // namespace
+
+const std::vector<std::string>& default_excludes() {
+  static const std::vector<std::string> kDefault = {
+      ".git", ".hg", ".svn", ".tox", ".nox", ".mypy_cache", ".ruff_cache", ".pytest_cache", "__pycache__",
+      ".venv", "venv", "build", "node_modules", "site-packages"};
+  return kDefault;
+}
+
+const std::vector<std::string>& config_keys() {
+  static const std::vector<std::string> kKeys = {"select",         "ignore",  "extend-select", "exclude",
+                                                 "extend-exclude", "fail-on", "severity",      "per-file-ignores",
+                                                 "launch"};
+  return kKeys;
+}
 
 std::optional<ProjectConfig> load_config(const std::string& path, std::string& error) {
   // The same limits as any linted file: a FIFO, a device or a directory is refused, never read or waited on.

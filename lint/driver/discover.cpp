@@ -112,7 +112,7 @@ bool wanted_file(const fs::path& p) {
   static const std::set<std::string> kExt = {".yaml", ".yml", ".json", ".toml", ".py", ".sh", ".bash",
                                              ".slurm", ".sbatch"};
   const std::string name = p.filename().string();
-  if (name == "Makefile" || name == "makefile" || name == "GNUmakefile") return true;
+  if (name == "Makefile" || name == "makefile" || name == "GNUmakefile" || name.ends_with(".mk")) return true;
   std::string ext = p.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
   return kExt.count(ext) != 0;

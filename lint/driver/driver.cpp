@@ -179,7 +179,7 @@ std::unique_ptr<model::Document> load_document(std::string path, std::string tex
       doc->kind = model::DocKind::LaunchScript;
       doc->report_parse_errors = true;
       const std::string name = fs::path(doc->path()).filename().string();
-      const bool makefile = name == "Makefile" || name == "makefile" || name == "GNUmakefile";
+      const bool makefile = name == "Makefile" || name == "makefile" || name == "GNUmakefile" || name.ends_with(".mk");
       doc->launch_commands = parse::find_launch_commands(*doc->source, makefile, &doc->shell_errors);
       break;
     }
@@ -191,7 +191,17 @@ std::unique_ptr<model::Document> load_document(std::string path, std::string tex
 
 namespace {
 
-std::unique_ptr<model::Document> read_document(const std::string& path, bool explicitly_named) {
+/// The overlay text for `path`, if any (compared as normalised paths).
+const std::string* overlay_text(const std::map<std::string, std::string>& overlay, const std::string& path) {
+  if (overlay.empty()) return nullptr;
+  auto it = overlay.find(path);
+  if (it == overlay.end()) it = overlay.find(fs::path(path).lexically_normal().generic_string());
+  return it == overlay.end() ? nullptr : &it->second;
+}
+
+std::unique_ptr<model::Document> read_document(const std::string& path, bool explicitly_named,
+                                               const std::map<std::string, std::string>& overlay) {
+  if (const std::string* text = overlay_text(overlay, path)) return load_document(path, *text, explicitly_named);
   auto fail = [&](std::string why) {
     auto doc = std::make_unique<model::Document>();
     doc->source = std::make_shared<source::SourceFile>(path, "");
@@ -207,7 +217,6 @@ std::unique_ptr<model::Document> read_document(const std::string& path, bool exp
   std::string text = std::move(*read.text);
   return load_document(path, std::move(text), explicitly_named);
 }
-
 
 }  // namespace
 
@@ -258,7 +267,7 @@ std::vector<std::unique_ptr<model::Document>> load_documents(const RunOptions& o
   const std::set<std::string> explicit_set(explicit_files.begin(), explicit_files.end());
   std::vector<std::unique_ptr<model::Document>> documents(files.size());
   parallel_for(files.size(), jobs, [&](std::size_t i) {
-    documents[i] = read_document(files[i], explicit_set.count(files[i]) != 0);
+    documents[i] = read_document(files[i], explicit_set.count(files[i]) != 0, options.overlay);
   });
   if (options.read_stdin) documents.push_back(load_document(options.stdin_filename, options.stdin_text, true));
   return documents;
@@ -311,7 +320,7 @@ bool inside_project(const std::string& path, const std::vector<fs::path>& roots)
 std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::Document>>& documents,
                                             const RunOptions& options) {
   const std::vector<fs::path> roots = project_roots(options);
-  bind::DocumentSet docs(documents, [&roots](const std::string& path) {
+  bind::DocumentSet docs(documents, [&roots, &options](const std::string& path) {
     if (!inside_project(path, roots)) {
       // Never read: a launch script in an untrusted change could point at a secret anywhere on the machine.
       auto doc = std::make_unique<model::Document>();
@@ -323,7 +332,7 @@ std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::D
       doc->explicitly_named = true;
       return doc;
     }
-    return read_document(path, true);
+    return read_document(path, true, options.overlay);
   });
   const std::deque<bind::CommandSite> commands = bind::collect_commands(docs, options.declared_launches);
   std::vector<model::Launch> bound;
@@ -396,6 +405,7 @@ class RuleRunner {
           const bool line_hit = s.scope == rule::Suppression::Scope::File || s.line == diag.region.begin.line ||
                                 (s.own_line && s.line + 1 == diag.region.begin.line);
           if (!line_hit) continue;
+          if (s.bare_noqa) s.covers_finding = true;  // LL005: a `# noqa` the user meant for this finding
           for (std::size_t c = 0; c < s.codes.size(); ++c) {
             if (rule::code_matches(s.codes[c], diag.code)) {
               s.used[c] = true;

@@ -47,6 +47,9 @@ struct RunOptions {
   bool respect_gitignore = true;
   /// Files and folders outside the project boundary that launches may still read (`--allow-outside PATH`).
   std::vector<std::string> allow_outside;
+  /// Text that replaces a file's content on disk, by path (as discovered, normalised: `a/b.yaml`, no `./`):
+  /// unsaved editor buffers, fixes not yet written. A path here that is not on disk is still read when named.
+  std::map<std::string, std::string> overlay;
 };
 
 struct RunResult {

@@ -18,6 +18,8 @@ std::string_view to_string(DocKind kind) {
       return "LLaMA-Factory config";
     case DocKind::AxolotlConfig:
       return "axolotl config";
+    case DocKind::TrainerArgsConfig:
+      return "TrainingArguments YAML";
     case DocKind::PythonScript:
       return "Python script";
     case DocKind::LaunchScript:

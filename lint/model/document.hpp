@@ -21,6 +21,7 @@ enum class DocKind : std::uint8_t {
   TorchtitanConfig,   ///< torchtitan job TOML (v0.2.x)
   AxolotlConfig,      ///< axolotl-style YAML
   LlamaFactoryConfig, ///< LLaMA-Factory training YAML (`llamafactory-cli train x.yaml`)
+  TrainerArgsConfig,  ///< TrainingArguments fields in YAML, read by HfArgumentParser.parse_yaml_file / TRL --config
   PythonScript,       ///< a Python training script
   LaunchScript,       ///< a shell script / Makefile with launch commands
 };

@@ -30,7 +30,7 @@ RankTable make_table(std::string_view launcher, std::initializer_list<std::initi
 
 /// Under FSDP1 the Trainer passes its strategy word as `reshard_after_forward`, which FSDP1 never reads; the plugin
 /// then takes FSDP_SHARDING_STRATEGY or FULL_SHARD (transformers 5.17 training_args.py:2884-2896 with accelerate
-/// 1.15 dataclasses.py:1815-1830; knowledge probes T4, T6). The word is kept only to be reported.
+/// 1.15 dataclasses.py:1815-1830; oracle cases p3-T4, p3-T6). The word is kept only to be reported.
 constexpr std::string_view kFsdp1WordReason =
     "FSDP1 under the Trainer takes the strategy from FSDP_SHARDING_STRATEGY or FULL_SHARD";
 

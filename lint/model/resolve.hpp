@@ -1,8 +1,11 @@
-// Resolution: the effective configuration of a launch, with the real precedence of each tool
-// (knowledge/accelerate_fsdp.md §3, trainer_deepspeed_torchtitan.md §A.5).
+// Resolution: the effective configuration of a launch, with the real precedence of each tool. This file only
+// dispatches: each tool family's schema and collectors live in lint/model/<tool>/ (accelerate, trainer, torch,
+// torchtitan, axolotl, llamafactory, deepspeed), the precedence in lint/model/precedence.hpp, and the questions
+// rules ask in lint/model/query.hpp (included here for the rules that still include this header).
 #pragma once
 
 #include "lint/model/launch.hpp"
+#include "lint/model/query.hpp"
 #include "lint/parse/shell_reader.hpp"
 
 namespace lint::model {
@@ -13,18 +16,20 @@ Launch resolve_file(const Document& doc);
 
 /// The documents bound to one launch command.
 struct BoundInputs {
-  const Document* script_doc = nullptr;      ///< the launch script the command is in
+  const Document* script_doc = nullptr;  ///< the launch script the command is in
   const parse::LaunchCommand* command = nullptr;
   const Document* accelerate_config = nullptr;
-  const Document* python = nullptr;          ///< the training script
+  const Document* python = nullptr;               ///< the training script
   const Document* trainer_fsdp_config = nullptr;  ///< `--fsdp_config x.json` given to the Trainer
   const Document* deepspeed = nullptr;
   const Document* torchtitan = nullptr;
   const Document* axolotl = nullptr;
   const Document* llamafactory = nullptr;
+  const Document* trainer_args = nullptr;    ///< a TrainingArguments YAML given to the script
 };
 
-/// The effective configuration of a launch bound across files, with the real precedence (knowledge §3.1):
+/// The effective configuration of a launch bound across files, with the real precedence (accelerate
+/// utils/dataclasses.py:1821-1961, commands/launch.py:1259-1271; transformers trainer.py:819-829):
 /// Python plugin field > Trainer plugin args (for the keys it sets) > `--fsdp_*` flag > config file > flag
 /// default > inherited environment (for the keys the launcher leaves unset) > plugin default.
 Launch resolve_bound(const BoundInputs& in);
@@ -33,17 +38,6 @@ Launch resolve_bound(const BoundInputs& in);
 /// `shard_grad_op`, booleans from truth strings, versions as ints). Values accelerate would reject are returned
 /// as written, so rules can report them.
 Value normalise_fsdp_value(std::string_view prefixed_key, const Value& written);
-
-/// Whether activation checkpointing is on anywhere in a launch, and the assignment that says so.
-struct CheckpointingState {
-  enum class State : std::uint8_t { Off, On, Unknown } state = State::Unknown;
-  const Setting* site = nullptr;  ///< the assignment that turned it on (On) or the unknown one (Unknown)
-};
-CheckpointingState activation_checkpointing(const Launch& launch);
-
-/// True when the effective FSDP configuration keeps parameters unsharded from forward to backward (FSDP1
-/// SHARD_GRAD_OP / HYBRID_SHARD_ZERO2, FSDP2 reshard_after_forward=False); nullopt when not known.
-std::optional<bool> keeps_params_unsharded(const Launch& launch, const Setting** site);
 
 /// Converts a parsed config node into a Value (regions kept).
 Value value_of(const parse::Node& node);

@@ -1,4 +1,5 @@
 #include "lint/parse/shell_reader.hpp"
+#include "lint/parse/shell_workdir.hpp"
 
 #include <tree_sitter/api.h>
 
@@ -95,6 +96,7 @@ class Extractor {
     statements(root, /*top_level=*/true);
     return std::move(out_);
   }
+  [[nodiscard]] const std::map<std::size_t, WorkDir>& workdirs() const { return workdirs_; }
 
   /// True when the expansion budget ran out (the commands found are then incomplete).
   [[nodiscard]] bool exhausted() const { return exhausted_; }
@@ -281,7 +283,49 @@ class Extractor {
       }
     }
     if (words.empty()) return;
+    if (basename(words[0].text) == "cd") {
+      change_directory(c, words);
+      return;
+    }
     classify(c, std::move(prefix_env), words);
+  }
+
+  /// `cd DIR`: later commands run in DIR. `cd "$(dirname "$0")"` (or BASH_SOURCE) is the script's own folder;
+  /// any other folder that is not statically known makes the working directory unknown again.
+  void change_directory(TSNode c, const std::vector<Word>& words) {
+    if (words.size() < 2 || words[1].text == "-" ) {
+      workdir_.reset();
+      return;
+    }
+    const Word& dir = words[1];
+    if (dir.known) {
+      if (!dir.text.empty() && dir.text.front() == '/') {
+        workdir_ = WorkDir{dir.text, false};
+      } else if (workdir_) {
+        workdir_->path = workdir_->path.empty() || workdir_->path == "." ? dir.text : workdir_->path + "/" + dir.text;
+      } else {
+        workdir_ = WorkDir{dir.text, false};
+      }
+      return;
+    }
+    const std::string_view raw = text(c);
+    if (raw.find("dirname") != std::string_view::npos &&
+        (raw.find("$0") != std::string_view::npos || raw.find("BASH_SOURCE") != std::string_view::npos)) {
+      // `cd "$(dirname "$0")"`, optionally followed by a literal `/..` or `/sub`.
+      std::string rest;
+      const auto close = raw.rfind(')');
+      if (close != std::string_view::npos) {
+        for (char ch : raw.substr(close + 1)) {
+          if (ch != '"' && ch != '\'' && ch != ' ' && ch != '\t') rest += ch;
+        }
+      }
+      if (rest.find('$') == std::string::npos && rest.find('`') == std::string::npos) {
+        while (!rest.empty() && rest.front() == '/') rest.erase(0, 1);
+        workdir_ = WorkDir{rest.empty() ? "." : rest, true};
+        return;
+      }
+    }
+    workdir_.reset();
   }
 
   static std::string basename(const std::string& s) {
@@ -369,12 +413,17 @@ class Extractor {
       if (rest < words.size()) lc.script = words[rest];
       if (rest + 1 < words.size())
         lc.script_args.assign(words.begin() + static_cast<std::ptrdiff_t>(rest + 1), words.end());
-    } else if (base == "llamafactory-cli" && rest < words.size() && words[rest].text == "train") {
+    } else if (base == "llamafactory-cli" && rest < words.size() &&
+               (words[rest].text == "train" || words[rest].text == "chat" || words[rest].text == "webchat" ||
+                words[rest].text == "api" || words[rest].text == "export" || words[rest].text == "eval")) {
+      // The non-training subcommands read the same kind of config with fewer argument classes.
       lc.tool = LaunchTool::LlamaFactory;
+      lc.subcommand = words[rest].text;
       if (rest + 1 < words.size()) lc.script = words[rest + 1];
     } else {
       return;
     }
+    if (workdir_) workdirs_[lc.region.begin_byte] = *workdir_;
     out_.push_back(std::move(lc));
   }
 
@@ -454,6 +503,8 @@ class Extractor {
   std::vector<LaunchCommand> out_;
   std::size_t expansion_left_;
   bool exhausted_ = false;
+  std::optional<WorkDir> workdir_;
+  std::map<std::size_t, WorkDir> workdirs_;
 };
 
 }  // namespace
@@ -478,8 +529,10 @@ std::string_view to_string(LaunchTool t) {
   return "python";
 }
 
-std::vector<LaunchCommand> find_launch_commands(const source::SourceFile& file, bool makefile,
-                                                std::vector<ParseError>* errors) {
+namespace {
+
+std::vector<LaunchCommand> extract(const source::SourceFile& file, bool makefile, std::vector<ParseError>* errors,
+                                   std::map<std::size_t, WorkDir>* workdirs) {
   const std::string shell = makefile ? recipes_as_shell(file.text()) : file.text();
   if (shell.size() > kMaxShellBytes || too_deep(shell)) {
     if (errors != nullptr)
@@ -509,7 +562,21 @@ std::vector<LaunchCommand> find_launch_commands(const source::SourceFile& file, 
                                             "of the script); launch commands after that point are not analysed"});
     }
   }
+  if (workdirs != nullptr) *workdirs = ex.workdirs();
   return commands;
+}
+
+}  // namespace
+
+std::vector<LaunchCommand> find_launch_commands(const source::SourceFile& file, bool makefile,
+                                                std::vector<ParseError>* errors) {
+  return extract(file, makefile, errors, nullptr);
+}
+
+std::map<std::size_t, WorkDir> command_workdirs(const source::SourceFile& file, bool makefile) {
+  std::map<std::size_t, WorkDir> out;
+  extract(file, makefile, nullptr, &out);
+  return out;
 }
 
 const Flag* find_flag(const LaunchCommand& c, std::string_view name) {

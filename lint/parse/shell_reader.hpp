@@ -30,7 +30,7 @@ enum class LaunchTool : std::uint8_t {
   Python,             ///< python script [args] (single process)
   TorchtitanRunTrain, ///< [NGPU=..] [CONFIG_FILE=..] ./run_train.sh [--job.config_file x] [args]
   Axolotl,            ///< axolotl train config.yml
-  LlamaFactory,       ///< llamafactory-cli train config.yaml
+  LlamaFactory,       ///< llamafactory-cli train|chat|webchat|api|export|eval config.yaml
 };
 
 std::string_view to_string(LaunchTool t);
@@ -49,6 +49,7 @@ struct LaunchCommand {
   std::vector<Word> launcher_args;          ///< flags of the launcher, before the script
   std::vector<Flag> flags;                  ///< the same, grouped
   std::optional<Word> script;               ///< the training script (or the config for axolotl/llamafactory)
+  std::string subcommand;                   ///< llamafactory-cli: train, chat, webchat, api, export or eval
   bool module = false;                      ///< `-m module` instead of a script path
   std::vector<Word> script_args;            ///< arguments after the script
 };

@@ -1,4 +1,5 @@
-// The `json` format: an array with one object per diagnostic, keys in a fixed order.
+// The `json` format: {"version": 1, "files_checked": N, "diagnostics": [...]}, keys in a fixed order; described by
+// docs/schema/launchlint-output.schema.json.
 #include "lint/report/detail.hpp"
 #include "lint/report/reporter.hpp"
 
@@ -17,7 +18,7 @@ Json position(const source::Region& region, const source::Position& pos) {
   return out;
 }
 
-Json diagnostic_json(const rule::Diagnostic& d) {
+Json diagnostic_json(const rule::Diagnostic& d, const std::string& url) {
   Json out(Json::Object{});
   out.add("code", d.code);
   out.add("slug", d.slug);
@@ -36,7 +37,7 @@ Json diagnostic_json(const rule::Diagnostic& d) {
     related.push(std::move(r));
   }
   out.add("related", std::move(related));
-  out.add("url", nullptr);
+  out.add("url", url.empty() ? Json(nullptr) : Json(url));
   out.add("suppressed", d.suppressed);
   out.add("setting", d.setting.empty() ? Json(nullptr) : Json(d.setting));
   return out;
@@ -45,8 +46,20 @@ Json diagnostic_json(const rule::Diagnostic& d) {
 }  // namespace
 
 void write_json(std::ostream& out, const ReportInput& in) {
-  Json doc(Json::Array{});
-  for (const auto& d : detail::diagnostics_of(in)) doc.push(diagnostic_json(d));
+  Json list(Json::Array{});
+  for (const auto& d : detail::diagnostics_of(in)) {
+    std::string url;
+    if (in.rules != nullptr && !in.docs_url.empty()) {
+      for (const auto& r : *in.rules) {
+        if (r.code == d.code) url = rule_url(in.docs_url, r.area, r.slug);
+      }
+    }
+    list.push(diagnostic_json(d, url));
+  }
+  Json doc(Json::Object{});
+  doc.add("version", kJsonVersion);
+  doc.add("files_checked", static_cast<std::uint64_t>(in.files_checked));
+  doc.add("diagnostics", std::move(list));
   doc.write(out);
   out << '\n';
 }

@@ -16,8 +16,21 @@ std::optional<Format> parse_format(std::string_view name) {
   if (name == "json") return Format::Json;
   if (name == "sarif") return Format::Sarif;
   if (name == "github") return Format::Github;
+  if (name == "gitlab") return Format::Gitlab;
   if (name == "junit") return Format::Junit;
   return std::nullopt;
+}
+
+const std::vector<std::string>& format_names() {
+  static const std::vector<std::string> kNames = {"text", "concise", "json", "sarif", "github", "gitlab", "junit"};
+  return kNames;
+}
+
+std::string rule_url(std::string_view docs_url, std::string_view area, std::string_view slug) {
+  if (docs_url.empty() || area.empty() || slug.empty()) return {};
+  std::string base(docs_url);
+  if (!base.ends_with('/')) base += '/';
+  return fmt::format("{}{}/{}.md", base, detail::percent_encode_path(area), detail::percent_encode_path(slug));
 }
 
 void write(Format format, std::ostream& out, const ReportInput& in) {
@@ -36,6 +49,9 @@ void write(Format format, std::ostream& out, const ReportInput& in) {
       return;
     case Format::Github:
       write_github(out, in);
+      return;
+    case Format::Gitlab:
+      write_gitlab(out, in);
       return;
     case Format::Junit:
       write_junit(out, in);

@@ -1,4 +1,4 @@
-// Reporters: text (default), concise, json, sarif, github, junit.
+// Reporters: text (default), concise, json, sarif, github, gitlab, junit.
 #pragma once
 
 #include <map>
@@ -12,9 +12,16 @@
 
 namespace lint::report {
 
-enum class Format : std::uint8_t { Text, Concise, Json, Sarif, Github, Junit };
+enum class Format : std::uint8_t { Text, Concise, Json, Sarif, Github, Gitlab, Junit };
 
 std::optional<Format> parse_format(std::string_view name);
+
+/// The names parse_format accepts, for messages and "did you mean".
+const std::vector<std::string>& format_names();
+
+/// The `version` of the JSON output's schema (docs/schema/launchlint-output.schema.json): bumped on any change
+/// that is not an added optional field.
+inline constexpr int kJsonVersion = 1;
 
 struct ReportInput {
   const std::vector<rule::Diagnostic>* diagnostics = nullptr;  ///< sorted; suppressed ones only with --show-suppressed
@@ -22,6 +29,7 @@ struct ReportInput {
   const std::map<std::string, source::SourcePtr>* sources = nullptr;  ///< by Diagnostic::path, for snippets
   std::string srcroot;     ///< absolute directory, ending in '/', that relative paths are relative to (SARIF %SRCROOT%)
   bool color = false;      ///< ANSI colour (text)
+  std::string docs_url;    ///< where the rule pages are published ("" when not configured: no links are written)
   std::size_t files_checked = 0;
 };
 
@@ -34,6 +42,18 @@ void write_json(std::ostream& out, const ReportInput& in);
 void write_sarif(std::ostream& out, const ReportInput& in);
 void write_github(std::ostream& out, const ReportInput& in);
 void write_junit(std::ostream& out, const ReportInput& in);
+/// GitLab Code Quality report: an array of {description, check_name, fingerprint, severity, location}.
+void write_gitlab(std::ostream& out, const ReportInput& in);
+
+/// `--statistics` and `launchlint rule` produce only text and JSON.
+bool listing_supports(Format format);
+/// Findings per rule (not suppressed ones), in rule order.
+void write_statistics(Format format, std::ostream& out, const ReportInput& in);
+/// Rules: text one line each (`full`: the whole page), or a JSON array with each page.
+void write_rules(Format format, std::ostream& out, const std::vector<const rule::RuleInfo*>& rules, bool full);
+
+/// The published page of a rule under `docs_url` ("" when no docs URL is configured).
+std::string rule_url(std::string_view docs_url, std::string_view area, std::string_view slug);
 
 /// GitHub's primaryLocationLineHash (codeql-action fingerprints.ts): rolling hash over the line's text.
 std::string primary_location_line_hash(const source::SourceFile& file, std::uint32_t line);

@@ -20,8 +20,6 @@ namespace {
 using detail::Json;
 
 constexpr std::string_view kSchema = "https://json.schemastore.org/sarif-2.1.0.json";
-constexpr std::string_view kInformationUri = "https://github.com/launchlint/launchlint";
-constexpr std::string_view kDocsBase = "https://github.com/launchlint/launchlint/blob/main/rules/";
 constexpr std::string_view kSrcRoot = "%SRCROOT%";
 /// GitHub and the schema allow 1024 characters; counted here in bytes, which is never fewer.
 constexpr std::size_t kMaxDescription = 1024;
@@ -57,8 +55,10 @@ Json text_message(std::string text) {
 }
 
 /// A reportingDescriptor for one rule.
+/// `helpUri` only when a docs URL is configured: no link to a page that may not exist. The whole rule page is
+/// in `help` either way.
 Json rule_json(std::string_view code, std::string_view slug, std::string_view area, rule::Severity severity,
-               std::string summary, std::string_view doc) {
+               std::string summary, std::string_view doc, std::string_view docs_url) {
   std::string name = detail::pascal_case(slug);
   if (name.empty() || name == code) name = fmt::format("{}Rule", detail::pascal_case(code));
   const std::string short_text = detail::truncate_utf8(detail::with_period(summary), kMaxDescription);
@@ -79,10 +79,7 @@ Json rule_json(std::string_view code, std::string_view slug, std::string_view ar
   help.add("text", help_text);
   help.add("markdown", markdown);
   out.add("help", std::move(help));
-  if (!area.empty() && !slug.empty()) {
-    out.add("helpUri",
-            fmt::format("{}{}/{}.md", kDocsBase, detail::percent_encode_path(area), detail::percent_encode_path(slug)));
-  }
+  if (std::string url = rule_url(docs_url, area, slug); !url.empty()) out.add("helpUri", std::move(url));
   Json config(Json::Object{});
   config.add("level", sarif_level(severity));
   out.add("defaultConfiguration", std::move(config));
@@ -129,6 +126,44 @@ Json physical_location(const detail::SrcRoot& root, const std::string& path, con
   return physical;
 }
 
+/// SARIF fixes[] for a diagnostic's fix: one artifactChange with a replacement per edit (deletedRegion in
+/// line/column, insertedContent the new text). Nothing when the edited file's text is not at hand.
+Json fixes_json(const detail::SrcRoot& root, const ReportInput& in, const rule::Fix& fix) {
+  Json fixes(Json::Array{});
+  const std::string& path = fix.edits.front().path;
+  const source::SourceFile* file = detail::find_source(in, path);
+  if (file == nullptr) return fixes;
+  Json replacements(Json::Array{});
+  for (const rule::Edit& e : fix.edits) {
+    const source::Region r = file->region(e.begin, e.end);
+    Json deleted(Json::Object{});
+    deleted.add("startLine", r.begin.line);
+    deleted.add("startColumn", r.begin.column);
+    deleted.add("endLine", r.end.line);
+    deleted.add("endColumn", r.end.column);
+    Json inserted(Json::Object{});
+    inserted.add("text", e.replacement);
+    Json replacement(Json::Object{});
+    replacement.add("deletedRegion", std::move(deleted));
+    replacement.add("insertedContent", std::move(inserted));
+    replacements.push(std::move(replacement));
+  }
+  const detail::ArtifactUri uri = detail::artifact_uri(root, path);
+  Json artifact(Json::Object{});
+  artifact.add("uri", uri.uri);
+  if (uri.relative) artifact.add("uriBaseId", kSrcRoot);
+  Json change(Json::Object{});
+  change.add("artifactLocation", std::move(artifact));
+  change.add("replacements", std::move(replacements));
+  Json changes(Json::Array{});
+  changes.push(std::move(change));
+  Json one(Json::Object{});
+  one.add("description", text_message(fix.description + (fix.safety == rule::FixSafety::Unsafe ? " (unsafe)." : ".")));
+  one.add("artifactChanges", std::move(changes));
+  fixes.push(std::move(one));
+  return fixes;
+}
+
 /// The rules[] array (every rule of the table, then any code that was reported but is not in the table) and the
 /// index of each code in it.
 struct RuleIndex {
@@ -143,14 +178,15 @@ RuleIndex build_rules(const ReportInput& in) {
       const std::string code(info.code);
       if (out.index.contains(code)) continue;  // rules[] must not hold duplicates
       out.index.emplace(code, out.index.size());
-      out.rules.push(rule_json(info.code, info.slug, info.area, info.default_severity, info.summary(), info.doc));
+      out.rules.push(rule_json(info.code, info.slug, info.area, info.default_severity, info.summary(), info.doc,
+                               in.docs_url));
     }
   }
   for (const auto& d : detail::diagnostics_of(in)) {
     if (out.index.contains(d.code)) continue;
     out.index.emplace(d.code, out.index.size());
     out.rules.push(
-        rule_json(d.code, d.slug, {}, d.severity, fmt::format("Reports {}", d.slug.empty() ? d.code : d.slug), {}));
+        rule_json(d.code, d.slug, {}, d.severity, fmt::format("Reports {}", d.slug.empty() ? d.code : d.slug), {}, {}));
   }
   return out;
 }
@@ -224,6 +260,7 @@ void write_sarif(std::ostream& out, const ReportInput& in) {
       suppressions.push(std::move(suppression));
       result.add("suppressions", std::move(suppressions));
     }
+    if (d.fix && !d.fix->edits.empty()) result.add("fixes", fixes_json(root, in, *d.fix));
     results.push(std::move(result));
   }
 
@@ -231,7 +268,7 @@ void write_sarif(std::ostream& out, const ReportInput& in) {
   driver.add("name", "launchlint");
   driver.add("version", LAUNCHLINT_VERSION);
   driver.add("semanticVersion", LAUNCHLINT_VERSION);
-  driver.add("informationUri", kInformationUri);
+  if (!in.docs_url.empty()) driver.add("informationUri", in.docs_url);
   driver.add("rules", std::move(rules.rules));
   Json tool(Json::Object{});
   tool.add("driver", std::move(driver));

@@ -35,4 +35,20 @@ void RuleContext::report(const std::string& path, const source::Region& region, 
   emit(std::move(d));
 }
 
+void RuleContext::report_fix(const std::string& path, const source::Region& region, std::string message, Fix fix,
+                             std::vector<RelatedLocation> related, std::optional<Severity> severity,
+                             std::string setting) {
+  Diagnostic d;
+  d.code = std::string(info().code);
+  d.slug = std::string(info().slug);
+  d.severity = severity.value_or(info().default_severity);
+  d.message = std::move(message);
+  d.path = path;
+  d.region = region;
+  d.related = std::move(related);
+  d.setting = std::move(setting);
+  if (!fix.edits.empty()) d.fix = std::move(fix);
+  emit(std::move(d));
+}
+
 }  // namespace lint::rule

@@ -48,6 +48,10 @@ class RuleContext {
   void report(const std::string& path, const source::Region& region, std::string message,
               std::vector<RelatedLocation> related = {}, std::optional<Severity> severity = std::nullopt,
               std::string setting = {});
+  /// Reports like report(), with a fix attached.
+  void report_fix(const std::string& path, const source::Region& region, std::string message, Fix fix,
+                  std::vector<RelatedLocation> related = {}, std::optional<Severity> severity = std::nullopt,
+                  std::string setting = {});
 };
 
 /// Base class: every hook does nothing; a rule overrides what it inspects.

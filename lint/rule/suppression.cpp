@@ -56,67 +56,87 @@ std::vector<Suppression> find_suppressions(const source::SourceFile& file, bool 
   for (std::uint32_t line = 1; line <= file.line_count(); ++line) {
     const std::string_view lt = file.line_text(line);
     const std::size_t line_start = file.line_start(line);
-    std::size_t pos = 0;
     // A JSON file has no comments: its suppressions live in a "//" string value.
     const std::string_view marker = json ? "\"launchlint:" : "launchlint:";
-    std::size_t found = lt.find(marker, pos);
-    std::size_t noqa = json ? std::string_view::npos : lt.find("noqa:");
+    const std::size_t found = lt.find(marker);
+    const std::size_t noqa = json ? std::string_view::npos : lt.find("noqa");
     if (found == std::string_view::npos && noqa == std::string_view::npos) continue;
-    if (!json) {
+    Suppression s;
+    s.line = line;
+    std::size_t i = 0;
+    std::size_t hash = 0;
+    bool is_noqa = false;
+    if (json) {
+      i = found + marker.size();
+      s.region = file.region(line_start + found, line_start + lt.size());
+    } else {
       // Must be inside a comment: a '#' before it, preceded by start or whitespace (YAML, TOML, shell, Python).
       const std::size_t at = found != std::string_view::npos ? found : noqa;
-      const std::size_t hash = lt.rfind('#', at);
+      hash = lt.rfind('#', at);
       if (hash == std::string_view::npos) continue;
       if (hash > 0 && lt[hash - 1] != ' ' && lt[hash - 1] != '\t') continue;
       const std::string_view between = lt.substr(hash + 1, at - hash - 1);
       if (between.find_first_not_of(" \t") != std::string_view::npos) continue;
-      Suppression s;
-      s.line = line;
+      is_noqa = at != found;
+      if (is_noqa) {
+        // `noqa` as a word: `# noqa`, `# noqa: X`, `# NOQA`; not `# noqa_helper`.
+        const std::size_t after = noqa + 4;
+        if (after < lt.size() && (is_code_char(lt[after]) || lt[after] == '_' || lt[after] == '-')) continue;
+      }
       s.own_line = lt.substr(0, hash).find_first_not_of(" \t") == std::string_view::npos;
-      std::vector<std::pair<std::string, std::size_t>> codes;
-      std::size_t i = at;
-      if (found != std::string_view::npos && at == found) {
-        i = found + marker.size();
-        while (i < lt.size() && lt[i] == ' ') ++i;
-        if (lt.substr(i).starts_with("file-ignore")) {
-          s.scope = Suppression::Scope::File;
-          i += 11;
-        } else if (lt.substr(i).starts_with("ignore")) {
-          i += 6;
-        } else {
-          continue;
-        }
-        if (!parse_code_list(lt, i, codes)) continue;
-      } else {
-        s.noqa = true;
-        parse_noqa_codes(lt, noqa + 5, codes);
-      }
-      if (codes.empty()) continue;
       s.region = file.region(line_start + hash, line_start + lt.size());
-      for (auto& [code, off] : codes) {
-        s.code_regions.push_back(file.region(line_start + off, line_start + off + code.size()));
-        s.codes.push_back(std::move(code));
-      }
-      s.used.assign(s.codes.size(), false);
-      out.push_back(std::move(s));
-    } else {
-      std::size_t i = found + marker.size();
-      while (i < lt.size() && lt[i] == ' ') ++i;
-      if (!lt.substr(i).starts_with("file-ignore")) continue;
-      i += 11;
-      std::vector<std::pair<std::string, std::size_t>> codes;
-      if (!parse_code_list(lt, i, codes) || codes.empty()) continue;
-      Suppression s;
-      s.scope = Suppression::Scope::File;
-      s.line = line;
-      s.region = file.region(line_start + found, line_start + lt.size());
-      for (auto& [code, off] : codes) {
-        s.code_regions.push_back(file.region(line_start + off, line_start + off + code.size()));
-        s.codes.push_back(std::move(code));
-      }
-      s.used.assign(s.codes.size(), false);
-      out.push_back(std::move(s));
+      i = is_noqa ? noqa + 4 : found + marker.size();
     }
+    std::vector<std::pair<std::string, std::size_t>> codes;
+    if (is_noqa) {
+      s.noqa = true;
+      if (i < lt.size() && lt[i] == ':') {
+        parse_noqa_codes(lt, i + 1, codes);
+      }
+      if (codes.empty()) {
+        s.bare_noqa = true;
+        s.own_line = false;  // a blanket `# noqa` covers its own line only (flake8, ruff)
+        s.problem = i < lt.size() && lt[i] == ':'
+                        ? "A `# noqa:` without codes suppresses no launchlint finding; name the code: `# noqa: CODE`"
+                        : "A bare `# noqa` suppresses no launchlint finding; name the code: `# noqa: CODE`";
+      }
+    } else {
+      while (i < lt.size() && lt[i] == ' ') ++i;
+      const std::string_view rest = lt.substr(i);
+      std::string_view directive;
+      if (rest.starts_with("file-ignore")) {
+        s.scope = Suppression::Scope::File;
+        directive = "file-ignore";
+      } else if (rest.starts_with("ignore") && !json) {
+        directive = "ignore";
+      }
+      if (directive.empty()) {
+        std::size_t w = 0;
+        while (w < rest.size() && (is_code_char(rest[w]) || rest[w] == '-' || rest[w] == '_')) ++w;
+        s.problem = json ? "A JSON suppression suppresses nothing unless it is `\"//\": \"launchlint: file-ignore[CODE]\"`"
+                         : "Unknown launchlint directive '" + std::string(rest.substr(0, w)) +
+                               "' suppresses nothing: write `launchlint: ignore[CODE]` or `launchlint: file-ignore[CODE]`";
+      } else {
+        i += directive.size();
+        if (i >= lt.size() || lt[i] != '[') {
+          s.problem = "`launchlint: " + std::string(directive) +
+                      "` names no code, so it suppresses nothing; write `launchlint: " + std::string(directive) +
+                      "[CODE, ...]`";
+        } else if (!parse_code_list(lt, i, codes)) {
+          s.problem = "Malformed `launchlint: " + std::string(directive) + "[...]` suppresses nothing: write codes such as FSDP001 " +
+                      "between the brackets, separated by commas, and close the bracket";
+          codes.clear();
+        } else if (codes.empty()) {
+          s.problem = "`launchlint: " + std::string(directive) + "[]` names no code, so it suppresses nothing";
+        }
+      }
+    }
+    for (auto& [code, off] : codes) {
+      s.code_regions.push_back(file.region(line_start + off, line_start + off + code.size()));
+      s.codes.push_back(std::move(code));
+    }
+    s.used.assign(s.codes.size(), false);
+    out.push_back(std::move(s));
   }
   return out;
 }

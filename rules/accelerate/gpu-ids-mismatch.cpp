@@ -40,6 +40,22 @@ class GpuIdsMismatch final : public rule::Rule {
       return;
     }
     const parse::Node* np = root->find("num_processes");
+    // Several machines: gpu_ids lists the GPUs of each machine, which runs num_processes // num_machines processes
+    // (accelerate v1.14.0 src/accelerate/utils/launch.py:216-218).
+    if (np != nullptr && np->kind == parse::NodeKind::Int && np->integer > 0 && machines != nullptr &&
+        machines->kind == parse::NodeKind::Int && machines->integer > 1 && np->integer % machines->integer == 0) {
+      const std::int64_t per = np->integer / machines->integer;
+      if (static_cast<std::size_t>(per) != count) {
+        ctx.report(doc.path(), ids->region,
+                   "`gpu_ids` lists " + std::to_string(count) + " GPUs, but each of the " +
+                       std::to_string(machines->integer) + " machines runs num_processes / num_machines = " +
+                       std::to_string(per) + " processes (`num_processes` is the total over all machines): each "
+                       "process needs its own GPU; make the counts agree.",
+                   {rule::RelatedLocation{doc.path(), np->region, "num_processes is set here."}},
+                   rule::Severity::Warning);
+      }
+      return;
+    }
     if (np != nullptr && np->kind == parse::NodeKind::Int && np->integer > 0 && one_machine &&
         static_cast<std::size_t>(np->integer) != count) {
       ctx.report(doc.path(), ids->region,

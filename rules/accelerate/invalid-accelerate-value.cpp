@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "rules/fix_support.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
@@ -94,15 +95,22 @@ class InvalidAccelerateValue final : public rule::Rule {
         std::find(choices.begin(), choices.end(), n.text) != choices.end())
       return;
     std::string hint;
+    std::string_view replacement;
     if (n.kind == parse::NodeKind::String) {
       if (auto exact_ci = acc::parse_choice(choices, n.text)) {
         hint = " Values are case-sensitive: write `" + std::string(*exact_ci) + "`.";
+        replacement = *exact_ci;
       } else if (auto best = acc::closest(n.text, choices); !best.empty()) {
         hint = " Did you mean `" + std::string(best) + "`?";
+        replacement = fixes::unambiguous(n.text, best, choices);
       }
     }
     if (hint.empty()) hint = " Accepted: " + join(choices) + ".";
-    ctx.report(doc.path(), n.region, "`" + key + ": " + n.text + "`: " + why + " (accelerate raises ValueError)." + hint);
+    // Unsafe: the closest valid value is a guess at what was meant.
+    rule::Fix fix;
+    if (!replacement.empty()) fix = fixes::set_value(doc, n.region, n.text, replacement, rule::FixSafety::Unsafe);
+    ctx.report_fix(doc.path(), n.region,
+                   "`" + key + ": " + n.text + "`: " + why + " (accelerate raises ValueError)." + hint, std::move(fix));
   }
 };
 

@@ -12,8 +12,7 @@ class InvalidTruthValue final : public rule::Rule {
     const parse::Node* fsdp = root != nullptr ? root->find("fsdp_config") : nullptr;
     if (fsdp == nullptr || !fsdp->is_map()) return;
     for (const parse::Entry& e : fsdp->entries) {
-      const std::string prefixed = e.key.text.starts_with("fsdp_") ? e.key.text : "fsdp_" + e.key.text;
-      const auto* info = model::accelerate::find_fsdp_key(prefixed);
+      const auto* info = model::accelerate::find_fsdp_config_key(e.key.text);
       if (info == nullptr || info->type != model::accelerate::FsdpValueType::Truth) continue;
       const parse::Node& v = e.value;
       if (v.kind == parse::NodeKind::Bool || v.kind == parse::NodeKind::Null) continue;

@@ -1,4 +1,5 @@
 // ACC001: a top-level key accelerate does not know: `accelerate launch` raises "had unknown keys".
+#include "rules/fix_support.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
@@ -14,15 +15,22 @@ class UnknownAccelerateKey final : public rule::Rule {
       const std::string& k = e.key.text;
       if (model::accelerate::is_top_level_key(k)) continue;
       std::string hint;
-      const std::string prefixed = k.starts_with("fsdp_") ? k : "fsdp_" + k;
-      if (model::accelerate::find_fsdp_key(prefixed) != nullptr) {
+      rule::Fix fix;
+      if (model::accelerate::find_fsdp_config_key(k) != nullptr) {
         hint = " FSDP keys belong under `fsdp_config:`.";
       } else if (auto best = model::accelerate::closest(k, model::accelerate::top_level_keys()); !best.empty()) {
         hint = " Did you mean `" + std::string(best) + "`?";
+        // A rename is safe when the typo has one answer and the file does not already hold that key.
+        if (!fixes::unambiguous(k, best, model::accelerate::top_level_keys()).empty() &&
+            root->find(std::string(best)) == nullptr)
+          fix = fixes::rename_key(doc, e.key.region, k, best, rule::FixSafety::Safe);
       }
-      ctx.report(doc.path(), e.key.region,
-                 "Unknown accelerate config key `" + k + "`: `accelerate launch` rejects the file (\"had unknown "
-                 "keys\")." + hint);
+      ctx.report_fix(doc.path(), e.key.region,
+                     "Unknown accelerate config key `" + k +
+                         "`: `accelerate launch` rejects the file (\"had unknown "
+                         "keys\")." +
+                         hint,
+                     std::move(fix));
     }
   }
 };

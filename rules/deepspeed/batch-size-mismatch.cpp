@@ -3,17 +3,11 @@
 #include <optional>
 #include <string>
 
+#include "rules/fix_support.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
 namespace {
-
-const model::Document* deepspeed_config(const model::Launch& l) {
-  for (const model::Document* d : l.documents) {
-    if (d->kind == model::DocKind::DeepSpeedConfig) return d;
-  }
-  return nullptr;
-}
 
 /// A positive integer written at `key` (not "auto", not a float).
 const parse::Node* positive_int(const parse::Node& root, std::string_view key) {
@@ -40,7 +34,7 @@ bool dp_size_unknowable(const parse::Node& root) {
 class BatchSizeMismatch final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
-    const model::Document* doc = deepspeed_config(l);
+    const model::Document* doc = model::query::deepspeed_config(l);
     if (doc == nullptr || doc->root_map() == nullptr) return;
     const parse::Node& root = *doc->root_map();
     const parse::Node* tbs = positive_int(root, "train_batch_size");
@@ -89,13 +83,15 @@ class BatchSizeMismatch final : public rule::Rule {
       dp_text += " (world size " + std::to_string(*world) + " / sequence_parallel_size)";
     else
       dp_text += " (the launch's world size)";
-    ctx.report(doc->path(), tbs->region,
-               values + " with " + dp_text + ": " + std::to_string(micro->integer) + " * " +
-                   std::to_string(gas->integer) + " * " + std::to_string(dp) + " = " + std::to_string(expected) +
-                   ", not " + std::to_string(tbs->integer) + ". DeepSpeed fails at initialization with " + assertion +
-                   ". Set `train_batch_size` to " + std::to_string(expected) +
-                   " (or \"auto\" under the HF Trainer), or drop it and let DeepSpeed derive it.",
-               related_to(ws_site, "The world size is set here."));
+    // Unsafe: the recomputed size keeps micro and GA and changes the global batch the run trains with.
+    rule::Fix fix = fixes::set_value(*doc, tbs->region, tbs->text, std::to_string(expected), rule::FixSafety::Unsafe);
+    ctx.report_fix(doc->path(), tbs->region,
+                   values + " with " + dp_text + ": " + std::to_string(micro->integer) + " * " +
+                       std::to_string(gas->integer) + " * " + std::to_string(dp) + " = " + std::to_string(expected) +
+                       ", not " + std::to_string(tbs->integer) + ". DeepSpeed fails at initialization with " +
+                       assertion + ". Set `train_batch_size` to " + std::to_string(expected) +
+                       " (or \"auto\" under the HF Trainer), or drop it and let DeepSpeed derive it.",
+                   std::move(fix), related_to(ws_site, "The world size is set here."));
   }
 };
 

@@ -7,26 +7,7 @@
 namespace lint::rules {
 namespace {
 
-/// The entry of `prefixed` in an fsdp_config mapping as the launcher sees it. PyYAML and json.load build a dict
-/// (a repeated key keeps its first position and its last value); launch.py then copies the keys in dict order,
-/// adding the `fsdp_` prefix, so of `x` and `fsdp_x` the one that comes later in the dict wins.
-const parse::Entry* launcher_entry(const parse::Node& fsdp, std::string_view prefixed) {
-  std::vector<const parse::Entry*> dict;
-  for (const parse::Entry& e : fsdp.entries) {
-    auto same =
-        std::find_if(dict.begin(), dict.end(), [&](const parse::Entry* d) { return d->key.text == e.key.text; });
-    if (same == dict.end())
-      dict.push_back(&e);
-    else
-      *same = &e;
-  }
-  const parse::Entry* found = nullptr;
-  for (const parse::Entry* e : dict) {
-    const std::string key = e->key.text.starts_with("fsdp_") ? e->key.text : "fsdp_" + e->key.text;
-    if (key == prefixed) found = e;
-  }
-  return found;
-}
+using model::accelerate::launcher_entry;
 
 /// Python truthiness of a raw config value.
 bool truthy(const parse::Node& n) {

@@ -1,6 +1,7 @@
 // FSDP004: a sharding strategy that does not exist, or an FSDP2 reshard_after_forward that is not a boolean.
 #include <array>
 
+#include "rules/fix_support.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
@@ -8,6 +9,30 @@ namespace {
 
 using model::ValueKind;
 namespace acc = model::accelerate;
+
+/// The one strategy `text` most likely means (an alias or an unambiguous typo), or empty.
+std::string_view likely_strategy(std::string_view text) {
+  std::string up(text);
+  for (char& c : up) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (up == "SHARD_OP" || up == "ZERO2" || up == "GRAD_OP") return "SHARD_GRAD_OP";
+  if (up == "ZERO3" || up == "FULL") return "FULL_SHARD";
+  return fixes::unambiguous(text, acc::closest(text, acc::sharding_strategies()), acc::sharding_strategies());
+}
+
+/// Replaces the strategy where it is written as a lone string (a config value or a keyword argument); unsafe: it
+/// picks a strategy for the user.
+rule::Fix strategy_fix(const model::Launch& l, const model::Setting& s, const std::string& shown) {
+  if (s.value.kind != ValueKind::String || s.origin == model::Origin::LaunchFlag) return {};
+  const std::string_view best = likely_strategy(shown);
+  const model::Document* doc = fixes::document_at(l, s.path);
+  if (best.empty() || doc == nullptr) return {};
+  auto text = fixes::bytes_of(*doc, s.region);
+  if (!text) return {};
+  std::string_view inner = *text;
+  if (inner.size() >= 2 && (inner.front() == '"' || inner.front() == '\'')) inner = inner.substr(1, inner.size() - 2);
+  if (inner != shown) return {};
+  return fixes::set_value(*doc, s.region, shown, best, rule::FixSafety::Unsafe);
+}
 
 std::string suggestion(std::string_view text) {
   std::string up(text);
@@ -41,13 +66,13 @@ class InvalidShardingStrategy final : public rule::Rule {
           v.kind != ValueKind::Bool)
         continue;
       const std::string shown = v.kind == ValueKind::Bool ? v.display() : v.text;
-      ctx.report(s->path, s->region,
-                 "`" + shown + "` is not a ShardingStrategy: every rank fails when FSDP is set up (" +
-                     (v.kind == ValueKind::Int    ? std::string("ValueError")
-                      : v.kind == ValueKind::Enum ? std::string("AttributeError")
-                                                  : std::string("KeyError")) + ")." +
-                     suggestion(shown),
-                 {}, std::nullopt, std::string(s->key));
+      ctx.report_fix(s->path, s->region,
+                     "`" + shown + "` is not a ShardingStrategy: every rank fails when FSDP is set up (" +
+                         (v.kind == ValueKind::Int    ? std::string("ValueError")
+                          : v.kind == ValueKind::Enum ? std::string("AttributeError")
+                                                      : std::string("KeyError")) +
+                         ")." + suggestion(shown),
+                     strategy_fix(l, *s, shown), {}, std::nullopt, std::string(s->key));
     }
     for (const model::Setting* s : l.assignments(model::keys::kReshardAfterForward)) {
       if (s->origin == model::Origin::Default) continue;

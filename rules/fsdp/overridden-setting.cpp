@@ -20,9 +20,34 @@ std::string describe(const model::Setting& s) {
 }
 
 class OverriddenSetting final : public rule::Rule {
+  /// A Trainer script linted alone under FSDP1: its strategy word (`fsdp="shard_grad_op"`) is passed as
+  /// `reshard_after_forward`, which FSDP1 never reads, so the strategy is whatever the launcher exports, FULL_SHARD
+  /// when it exports none. No launch is known to say which: a warning, not the error of a bound launch.
+  static void check_lone_fsdp1_word(const model::Launch& l, rule::RuleContext& ctx) {
+    if (l.fsdp_version() != 1) return;
+    const model::Effective* e = l.get(model::keys::kShardingStrategy);
+    if (e != nullptr && e->decided_by != nullptr) return;
+    for (const model::Setting* s : l.assignments(model::keys::kShardingStrategy)) {
+      if (s->source != model::SourceKind::TrainerFsdp1StrategyWord || s->value.kind != model::ValueKind::String ||
+          s->value.text == "FULL_SHARD" || s->path.empty())
+        continue;
+      ctx.report(s->path, s->region,
+                 "Under FSDP1 the Trainer passes `fsdp=" + s->written.display() +
+                     "` as `reshard_after_forward`, which FSDP1 never reads: the sharding strategy comes from the "
+                     "launcher (`fsdp_sharding_strategy` in its accelerate config), and is FULL_SHARD when it sets "
+                     "none, not " + s->value.text +
+                     ". Set the strategy in the launcher's config, or use FSDP2 (fsdp_config version 2), where the "
+                     "word is read.",
+                 {}, rule::Severity::Warning, std::string(model::keys::kShardingStrategy));
+    }
+  }
+
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
-    if (l.per_file) return;
+    if (l.per_file) {
+      check_lone_fsdp1_word(l, ctx);
+      return;
+    }
     static const std::set<std::string_view> kDerived = {model::keys::kFsdpEnabled, model::keys::kWorldSize};
     static const std::set<std::string_view> kCritical = {model::keys::kShardingStrategy, model::keys::kFsdpVersion,
                                                          model::keys::kDistributedType,

@@ -1,5 +1,6 @@
 // FSDP003: an accelerate fsdp_config key that the effective FSDP version never reads, holding a value that differs
 // from what is effective.
+#include "rules/fix_support.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
@@ -13,6 +14,30 @@ std::optional<bool> reshard_of_strategy(const model::Value& v) {
   if (v.text == "FULL_SHARD" || v.text == "HYBRID_SHARD") return true;
   if (v.text == "SHARD_GRAD_OP" || v.text == "HYBRID_SHARD_ZERO2" || v.text == "NO_SHARD") return false;
   return std::nullopt;
+}
+
+/// The FSDP2 form of an FSDP1 `fsdp_sharding_strategy` in an accelerate config: the key renamed to
+/// `fsdp_reshard_after_forward` (keeping the file's prefix style) and the strategy replaced by the flag that
+/// accelerate's converter maps it to. Only when the file does not set the reshard key already. Unsafe: it changes
+/// how FSDP2 shards.
+rule::Fix fsdp2_form(const model::Launch& l, const model::Setting& s, bool reshard) {
+  const model::Document* doc = fixes::document_at(l, s.path);
+  const parse::Node* root = doc != nullptr ? doc->root_map() : nullptr;
+  const parse::Node* fsdp = root != nullptr ? root->find("fsdp_config") : nullptr;
+  if (fsdp == nullptr || !fsdp->is_map()) return {};
+  if (fsdp->find("fsdp_reshard_after_forward") != nullptr || fsdp->find("reshard_after_forward") != nullptr) return {};
+  for (const parse::Entry& e : fsdp->entries) {
+    if (e.value.region != s.region) continue;
+    if (e.key.text != "fsdp_sharding_strategy" && e.key.text != "sharding_strategy") return {};
+    const std::string key = e.key.text.starts_with("fsdp_") ? "fsdp_reshard_after_forward" : "reshard_after_forward";
+    auto k = fixes::replace_scalar(*doc, e.key.region, key);
+    auto v = fixes::replace_scalar(*doc, e.value.region, reshard ? "true" : "false", true);
+    if (!k || !v) return {};
+    return fixes::make_fix("Replace `" + e.key.text + ": " + s.value.display() + "` with `" + key + ": " +
+                               (reshard ? "true" : "false") + "`",
+                           rule::FixSafety::Unsafe, {std::move(*k), std::move(*v)});
+  }
+  return {};
 }
 
 class SettingIgnoredByFsdpVersion final : public rule::Rule {
@@ -55,12 +80,13 @@ class SettingIgnoredByFsdpVersion final : public rule::Rule {
       const auto as_reshard = reshard_of_strategy(s->value);
       if (as_reshard && reshard.kind == ValueKind::Bool && *as_reshard == reshard.boolean) continue;
       const std::string eff = reshard.kind == ValueKind::Bool ? (reshard.boolean ? "true" : "false") : "unknown";
-      ctx.report(s->path, s->region,
-                 "FSDP2 never reads `fsdp_sharding_strategy` (" + s->value.display() +
-                     "): sharding follows `fsdp_reshard_after_forward`, which is " + eff +
-                     ". Set `fsdp_reshard_after_forward: " + (as_reshard ? (*as_reshard ? "true" : "false") : "...") +
-                     "` instead.",
-                 related_to(version_site, version_note), std::nullopt, std::string(model::keys::kShardingStrategy));
+      ctx.report_fix(s->path, s->region,
+                     "FSDP2 never reads `fsdp_sharding_strategy` (" + s->value.display() +
+                         "): sharding follows `fsdp_reshard_after_forward`, which is " + eff +
+                         ". Set `fsdp_reshard_after_forward: " +
+                         (as_reshard ? (*as_reshard ? "true" : "false") : "...") + "` instead.",
+                     as_reshard ? fsdp2_form(l, *s, *as_reshard) : rule::Fix{}, related_to(version_site, version_note),
+                     std::nullopt, std::string(model::keys::kShardingStrategy));
     }
     struct Obsolete {
       std::string_view key;

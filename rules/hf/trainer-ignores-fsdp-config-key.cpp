@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lint/model/trainer/schema.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
@@ -16,25 +17,10 @@ namespace {
 
 using model::ValueKind;
 
-/// Every key `_process_fsdp_args` reads after stripping `fsdp_` (training_args.py:2743-2841, docstring :675-713).
-constexpr std::array<std::string_view, 18> kReadKeys = {
-    "version",          "cpu_offload",        "auto_wrap_policy",   "min_num_params",
-    "transformer_layer_cls_to_wrap", "cpu_ram_efficient_loading", "state_dict_type", "activation_checkpointing",
-    "reshard_after_forward", "forward_prefetch", "backward_prefetch",  "use_orig_params",
-    "sync_module_states", "limit_all_gathers", "xla",               "xla_fsdp_v2",
-    "xla_fsdp_grad_ckpt", "xla_fsdp_settings"};
-
-/// Read only when `version` is 1 (training_args.py:2830-2841).
-constexpr std::array<std::string_view, 5> kFsdp1Only = {"forward_prefetch", "backward_prefetch", "use_orig_params",
-                                                        "sync_module_states", "limit_all_gathers"};
+namespace trainer = model::trainer;
 
 bool contains(std::span<const std::string_view> list, std::string_view s) {
   return std::find(list.begin(), list.end(), s) != list.end();
-}
-
-std::string_view strip_prefix(std::string_view key) {
-  if (key.starts_with("fsdp_")) key.remove_prefix(5);
-  return key;
 }
 
 /// One key of the config, wherever it was written.
@@ -44,22 +30,14 @@ struct Item {
   model::Value value;      ///< its value (Unknown when not known)
 };
 
-/// The FSDP version the Trainer uses: `fsdp_version` beats `version` (pop-then-assign, transformers v5.17.0
-/// src/transformers/training_args.py:2743-2745), default 2;
+/// The FSDP version the Trainer uses (trainer::fsdp_config_pick: `fsdp_version` beats `version`, pop-then-assign,
+/// transformers v5.17.0 src/transformers/training_args.py:2743-2745; default 2);
 /// nullopt when not statically known.
 std::optional<int> fsdp_version(const std::vector<Item>& items) {
-  const Item* plain = nullptr;
-  const Item* prefixed = nullptr;
-  for (const Item& it : items) {
-    if (it.key == "version") plain = &it;
-    if (it.key == "fsdp_version") prefixed = &it;
-  }
-  const Item* v = prefixed != nullptr ? prefixed : plain;
-  if (v == nullptr) return 2;
-  if (v->value.kind == ValueKind::Int && (v->value.integer == 1 || v->value.integer == 2))
-    return static_cast<int>(v->value.integer);
-  if (v->value.kind == ValueKind::String && (v->value.text == "1" || v->value.text == "2")) return v->value.text[0] - '0';
-  return std::nullopt;
+  std::vector<std::string_view> written;
+  for (const Item& it : items) written.push_back(it.key);
+  const auto at = trainer::fsdp_config_pick(written, "version");
+  return trainer::fsdp_version(at ? &items[*at].value : nullptr);
 }
 
 /// The region of a dict literal's key (`"key":` or `key=` in `dict(...)`) just before its value; the value's
@@ -144,7 +122,7 @@ class TrainerIgnoresFsdpConfigKey final : public rule::Rule {
     }
     if (doc.kind != model::DocKind::PythonScript || !doc.python) return;
     for (const model::PyCall& c : doc.python->calls) {
-      if (!is_training_arguments(c)) continue;
+      if (!trainer::is_arguments_call(c)) continue;
       const model::PyArg* cfg = c.keyword("fsdp_config");
       if (cfg == nullptr || cfg->value.kind != ValueKind::Dict) continue;
       std::vector<Item> items;
@@ -156,25 +134,20 @@ class TrainerIgnoresFsdpConfigKey final : public rule::Rule {
   }
 
  private:
-  static bool is_training_arguments(const model::PyCall& c) {
-    if (c.name == "TrainingArguments" || c.name == "Seq2SeqTrainingArguments") return true;
-    // TRL's configs (SFTConfig, DPOConfig, ...) derive from TrainingArguments.
-    return c.name.ends_with("Config") && (c.callee == c.name || c.callee.starts_with("trl."));
-  }
-
   static void check_items(const model::Document& doc, const std::vector<Item>& items, bool python,
                           rule::RuleContext& ctx) {
     const std::optional<int> version = fsdp_version(items);
     std::vector<std::string> prefixed_names;
-    std::vector<std::string_view> names(kReadKeys.begin(), kReadKeys.end());
-    for (std::string_view k : kReadKeys) prefixed_names.push_back("fsdp_" + std::string(k));
+    const auto read_keys = trainer::fsdp_config_read_keys();
+    std::vector<std::string_view> names(read_keys.begin(), read_keys.end());
+    for (std::string_view k : read_keys) prefixed_names.push_back("fsdp_" + std::string(k));
     std::vector<std::string_view> prefixed(prefixed_names.begin(), prefixed_names.end());
 
     for (const Item& it : items) {
-      const std::string_view key = strip_prefix(it.key);
+      const std::string_view key = trainer::fsdp_config_key(it.key);
       const std::string spelled = "`fsdp_config." + it.key + "`";
-      if (contains(kReadKeys, key)) {
-        if (version == 2 && contains(kFsdp1Only, key)) {
+      if (contains(read_keys, key)) {
+        if (version == 2 && contains(trainer::fsdp_config_fsdp1_only_keys(), key)) {
           ctx.report(doc.path(), it.region,
                      spelled + " is read only for FSDP1; with version 2 (" +
                          (has_version(items) ? "set in this config" : "the transformers 5.x default") +
@@ -197,7 +170,7 @@ class TrainerIgnoresFsdpConfigKey final : public rule::Rule {
       }
       std::string message =
           spelled + " is not a key the Trainer reads (transformers 5.17): it is silently dropped.";
-      const bool with_prefix = std::string_view(it.key).starts_with("fsdp_");
+      const bool with_prefix = trainer::fsdp_config_key(it.key) != it.key;
       if (auto best = model::accelerate::closest(it.key, with_prefix ? prefixed : names); !best.empty()) {
         message += " Did you mean `" + std::string(best) + "`?";
       } else {

@@ -27,13 +27,6 @@ constexpr std::array<Degree, 2> kExpert = {
     {{"expert_parallel_degree", "ep", 1}, {"expert_tensor_parallel_degree", "etp", 1}}};
 constexpr std::size_t kDpShard = 1;
 
-const model::Document* torchtitan_config(const model::Launch& l) {
-  for (const model::Document* d : l.documents) {
-    if (d->kind == model::DocKind::TorchtitanConfig) return d;
-  }
-  return nullptr;
-}
-
 /// True when the launch command overrides a `--parallelism.*` option on the command line: the TOML then does
 /// not decide the degrees alone (CLI args > TOML, torchtitan/config/manager.py:30-31).
 bool command_overrides_parallelism(const model::Launch& l) {
@@ -50,7 +43,7 @@ class ParallelDegreesMismatch final : public rule::Rule {
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
     const auto world = l.world_size();
     if (!world || *world < 1) return;
-    const model::Document* doc = torchtitan_config(l);
+    const model::Document* doc = model::query::document_of_kind(l, model::DocKind::TorchtitanConfig);
     if (doc == nullptr || doc->root_map() == nullptr) return;
     if (command_overrides_parallelism(l)) return;
     const parse::Entry* table = doc->root_map()->find_entry("parallelism");

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rules/fix_support.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
@@ -74,6 +75,27 @@ std::vector<const parse::Entry*> own_entries(const model::Document& doc, const p
   return out;
 }
 
+/// An edit removing the lines of a block-mapping entry (`key: value` and a nested block under it), or nothing when
+/// the entry shares a line with something else (flow mappings, `- key:` items, aliases to values elsewhere).
+std::optional<rule::Edit> remove_entry(const model::Document& doc, const parse::Entry& e) {
+  const std::string& text = doc.source->text();
+  std::size_t begin = e.key.region.begin_byte;
+  std::size_t end = std::max(e.key.region.end_byte, e.value.region.end_byte);
+  if (e.value.region.begin_byte < e.key.region.begin_byte || end > text.size() || begin >= end) return std::nullopt;
+  while (begin > 0 && (text[begin - 1] == ' ' || text[begin - 1] == '\t')) --begin;
+  if (begin > 0 && text[begin - 1] != '\n' && text[begin - 1] != '\r') return std::nullopt;
+  if (text[end - 1] != '\n') {
+    bool comment = false;
+    for (; end < text.size() && text[end] != '\n'; ++end) {
+      const char c = text[end];
+      if (c == '#') comment = true;
+      if (!comment && c != ' ' && c != '\t' && c != '\r') return std::nullopt;
+    }
+    if (end < text.size()) ++end;
+  }
+  return rule::Edit{doc.path(), begin, end, ""};
+}
+
 std::string line_of(const source::Region& r) {
   return "line " + std::to_string(r.begin.line);
 }
@@ -121,10 +143,18 @@ class YamlDuplicateKey final : public rule::Rule {
           message += "only the last value, " + last.value.display() + " (" + line_of(last.key.region) +
                      "), and silently drops this one and the earlier " + first.value.display() + ".";
         }
-        ctx.report(doc.path(), here.key.region, message,
-                   {rule::RelatedLocation{
-                       doc.path(), first.key.region,
-                       "first `" + first.key.text + "`, whose value " + first.value.display() + " is dropped"}});
+        // The finding at the last key removes the first one; each one in between removes itself: applied
+        // together, only the value PyYAML keeps is left, and what the file loads to does not change.
+        const parse::Entry& dropped = &here == &last ? first : here;
+        rule::Fix fix;
+        if (auto edit = remove_entry(doc, dropped)) {
+          fix = fixes::make_fix("Remove the dropped `" + dropped.key.text + "` (" + line_of(dropped.key.region) + ")",
+                                rule::FixSafety::Safe, {std::move(*edit)});
+        }
+        ctx.report_fix(doc.path(), here.key.region, message, std::move(fix),
+                       {rule::RelatedLocation{
+                           doc.path(), first.key.region,
+                           "first `" + first.key.text + "`, whose value " + first.value.display() + " is dropped"}});
       }
     }
   }

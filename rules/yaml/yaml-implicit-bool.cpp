@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "rules/fix_support.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
@@ -68,6 +69,31 @@ const StringKey kAxolotl[] = {
     {"wandb_project", Severity::Warning, "axolotl expects a string for $KEY", {}},
 };
 
+// TrainingArguments strategies (`no`, `steps`, `epoch`, `best`): whichever reader passes the YAML on (HfArgumentParser,
+// TRL's --config, LLaMA-Factory's OmegaConf loader, which all read `no` as false), `TrainingArguments.__post_init__`
+// calls `IntervalStrategy(False)` / `SaveStrategy(False)`, which raises ValueError (transformers
+// src/transformers/training_args.py, `__post_init__`; src/transformers/trainer_utils.py, `ExplicitEnum._missing_`).
+constexpr std::string_view kIntervalStrategies[] = {"no", "steps", "epoch"};
+constexpr std::string_view kSaveStrategies[] = {"no", "steps", "epoch", "best"};
+constexpr std::string_view kTrainerStrategy =
+    "TrainingArguments turns $KEY into an IntervalStrategy and raises ValueError (False is not a valid "
+    "IntervalStrategy)";
+
+const StringKey kTrainerArgs[] = {
+    {"eval_strategy", Severity::Error, kTrainerStrategy, kIntervalStrategies},
+    {"evaluation_strategy", Severity::Error, kTrainerStrategy, kIntervalStrategies},
+    {"logging_strategy", Severity::Error, kTrainerStrategy, kIntervalStrategies},
+    {"save_strategy", Severity::Error,
+     "TrainingArguments turns $KEY into a SaveStrategy and raises ValueError (False is not a valid SaveStrategy)",
+     kSaveStrategies},
+};
+
+// axolotl's pydantic model types these `str | None`; pydantic does not coerce a bool to a string.
+const StringKey kAxolotlStrategies[] = {
+    {"eval_strategy", Severity::Error, "axolotl's config validation rejects a bool for $KEY", kIntervalStrategies},
+    {"save_strategy", Severity::Error, "axolotl's config validation rejects a bool for $KEY", kSaveStrategies},
+};
+
 bool iequals(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
@@ -116,6 +142,11 @@ class YamlImplicitBool final : public rule::Rule {
     if (root == nullptr) return;
     if (doc.kind == model::DocKind::AxolotlConfig) {
       check_section(doc, *root, kAxolotl, "", ctx);
+      check_section(doc, *root, kAxolotlStrategies, "", ctx);
+      return;
+    }
+    if (doc.kind == model::DocKind::TrainerArgsConfig || doc.kind == model::DocKind::LlamaFactoryConfig) {
+      check_section(doc, *root, kTrainerArgs, "", ctx);
       return;
     }
     if (doc.kind != model::DocKind::AccelerateConfig) return;
@@ -146,20 +177,31 @@ class YamlImplicitBool final : public rule::Rule {
       const auto k = std::find_if(keys.begin(), keys.end(), [&](const StringKey& s) { return s.name == name; });
       if (k == keys.end() || !is_implicit_bool(doc, e.value)) continue;
       const parse::Node& v = e.value;
-      std::string fix = "quote it: '" + v.text + "'.";
-      const bool quoted_is_valid =
-          k->choices.empty() ||
-          std::any_of(k->choices.begin(), k->choices.end(), [&](std::string_view c) { return iequals(c, v.text); });
+      const auto choice =
+          std::find_if(k->choices.begin(), k->choices.end(), [&](std::string_view c) { return iequals(c, v.text); });
+      const bool quoted_is_valid = k->choices.empty() || choice != k->choices.end();
+      // A lower-case choice is spelled as accepted (TrainingArguments compares its enums exactly); accelerate
+      // upper-cases its own names, so the user's spelling stays.
+      const bool lower_choice = choice != k->choices.end() &&
+                                std::none_of(choice->begin(), choice->end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)) != 0; });
+      std::string fix = "quote it: '" + (lower_choice ? std::string(*choice) : v.text) + "'.";
       if (!quoted_is_valid) {
         fix = "quoted, '" + v.text + "' is not a valid value either: use one of " + join(k->choices, 7) + ".";
       }
       std::string consequence(k->consequence);
       if (const std::size_t at = consequence.find("$KEY"); at != std::string::npos)
         consequence.replace(at, 4, "`" + e.key.text + "`");
-      ctx.report(doc.path(), site(e),
-                 "Unquoted `" + v.text + "` is the boolean " + (v.boolean ? "true" : "false") +
-                     " in YAML 1.1 (PyYAML), not the string '" + v.text + "': " + consequence + "; " + fix,
-                 {}, k->severity);
+      // Quoting writes the string the file spells; only when that string is a valid value, and not through an
+      // alias (the anchor is fixed where it is written).
+      rule::Fix quote;
+      if (quoted_is_valid && &site(e) == &v.region) {
+        if (auto edit = fixes::replace_scalar(doc, v.region, "\"" + v.text + "\""))
+          quote = fixes::make_fix("Quote `" + v.text + "`", rule::FixSafety::Safe, {std::move(*edit)});
+      }
+      ctx.report_fix(doc.path(), site(e),
+                     "Unquoted `" + v.text + "` is the boolean " + (v.boolean ? "true" : "false") +
+                         " in YAML 1.1 (PyYAML), not the string '" + v.text + "': " + consequence + "; " + fix,
+                     std::move(quote), {}, k->severity);
     }
   }
 };

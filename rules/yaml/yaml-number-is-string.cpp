@@ -1,10 +1,16 @@
-// YML001: a plain scalar that looks like a number but PyYAML (YAML 1.1) loads as a string, e.g. `1e-5` or `5e8`.
+// YML001: a plain scalar that looks like a number but PyYAML (YAML 1.1) loads as a string, e.g. `1e-5` or `5e8`,
+// reported where the file's reader keeps the string (accelerate, HfArgumentParser.parse_yaml_file) and silent where it
+// converts (axolotl's pydantic models, LLaMA-Factory's OmegaConf loader, TRL's --config).
 #include <algorithm>
+#include <filesystem>
+#include <utility>
+#include <vector>
 #include <cctype>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "rules/fix_support.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
@@ -125,62 +131,175 @@ bool written_with_tag(const model::Document& doc, const parse::Node& node) {
   return text.starts_with('!');
 }
 
+/// TrainingArguments fields that torch's optimizer compares with a float in its constructor (`0.0 <= lr`, eps,
+/// betas, weight decay: torch/optim/adam.py `Adam.__init__`): a string there raises TypeError before training.
+bool optimizer_compares(std::string_view key) {
+  return key == "learning_rate" || key == "weight_decay" || key == "adam_epsilon" || key == "adam_beta1" ||
+         key == "adam_beta2";
+}
+
+/// How a bound script reads a TrainingArguments YAML.
+enum class Consumer : std::uint8_t { Unknown, KeepsStrings, Converts };
+
+struct ConsumerInfo {
+  Consumer kind = Consumer::Unknown;
+  const model::PyCall* call = nullptr;  ///< the parse_yaml_file call
+};
+
+/// Who reads `yaml` in launch `l`: `HfArgumentParser.parse_yaml_file` keeps PyYAML's types (hf_argparser.py
+/// parse_dict builds the dataclasses with `dtype(**inputs)`); TRL's `--config` sets argparse defaults, which
+/// argparse converts with the field's type.
+ConsumerInfo consumer_of(const model::Launch& l, const model::Document& yaml) {
+  ConsumerInfo out;
+  if (!l.command) return out;
+  const model::Document* py = nullptr;
+  for (const model::Document* d : l.documents) {
+    if (d->kind == model::DocKind::PythonScript && d->python) py = d;
+  }
+  if (py == nullptr) return out;
+  // Passed with `--config`?
+  bool via_config_flag = false;
+  const auto& args = l.command->script_args;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& t = args[i].text;
+    const bool flag = t == "--config" && i + 1 < args.size();
+    const std::string value = flag ? args[i + 1].text : t.starts_with("--config=") ? t.substr(9) : std::string();
+    if (!value.empty() && yaml.path().ends_with(std::filesystem::path(value).lexically_normal().generic_string()))
+      via_config_flag = true;
+  }
+  const auto parse_yaml = py->python->calls_named("parse_yaml_file");
+  const bool trl = !py->python->calls_named("TrlParser").empty() || !py->python->calls_named("parse_args_and_config").empty();
+  if (via_config_flag && trl) {
+    out.kind = Consumer::Converts;
+  } else if (!via_config_flag && !parse_yaml.empty()) {
+    out.kind = Consumer::KeepsStrings;
+    out.call = parse_yaml.front();
+  }
+  return out;
+}
+
 class YamlNumberIsString final : public rule::Rule {
  public:
+  // Consumers that convert are silent: axolotl validates its YAML with pydantic (learning_rate through
+  // `convert_learning_rate`, float fields in lax mode); LLaMA-Factory 0.9.4+ loads it with OmegaConf, whose
+  // loader reads `1e-5` as a float; TRL's `--config` goes through argparse's type conversion.
   void check_document(const model::Document& doc, rule::RuleContext& ctx) const override {
-    if (doc.format != parse::Format::Yaml) return;
-    if (doc.kind != model::DocKind::AccelerateConfig && doc.kind != model::DocKind::AxolotlConfig) return;
+    if (doc.format != parse::Format::Yaml || doc.kind != model::DocKind::AccelerateConfig) return;
     const parse::Node* root = doc.root_map();
     if (root == nullptr) return;
 
     // accelerate reads fsdp_config's min_num_params with int(...) when the wrap policy is SIZE_BASED_WRAP.
     const parse::Node* min_params = nullptr;
     bool size_based = false;
-    if (doc.kind == model::DocKind::AccelerateConfig) {
-      if (const parse::Node* fsdp = root->find("fsdp_config"); fsdp != nullptr && fsdp->is_map()) {
-        for (const parse::Entry& e : fsdp->entries) {
-          const std::string_view k = e.key.text;
-          if (k == "fsdp_min_num_params" || k == "min_num_params") min_params = &e.value;
-          if ((k == "fsdp_auto_wrap_policy" || k == "auto_wrap_policy") && e.value.kind == parse::NodeKind::String)
-            size_based = iequals(e.value.text, "SIZE_BASED_WRAP");
-          else if (k == "fsdp_auto_wrap_policy" || k == "auto_wrap_policy")
-            size_based = false;
-        }
+    if (const parse::Node* fsdp = root->find("fsdp_config"); fsdp != nullptr && fsdp->is_map()) {
+      for (const parse::Entry& e : fsdp->entries) {
+        const std::string_view k = e.key.text;
+        if (k == "fsdp_min_num_params" || k == "min_num_params") min_params = &e.value;
+        if ((k == "fsdp_auto_wrap_policy" || k == "auto_wrap_policy") && e.value.kind == parse::NodeKind::String)
+          size_based = iequals(e.value.text, "SIZE_BASED_WRAP");
+        else if (k == "fsdp_auto_wrap_policy" || k == "auto_wrap_policy")
+          size_based = false;
       }
     }
 
     visit_nodes(*root, [&](const parse::Node& node, const parse::Entry* entry, const parse::Node*) {
-      if (node.kind != parse::NodeKind::String || !node.plain) return;
-      const std::optional<NumberShape> shape = string_number(node.text);
-      if (!shape || written_with_tag(doc, node)) return;
-      // A value reached through an alias (`lr: *base_lr`) sits at its anchor, which is reported there; only the
-      // min_num_params use has its own consequence, reported at its key.
+      const auto found = string_number_at(doc, node, entry, &node == min_params);
+      if (!found) return;
+      const auto& [shape, site] = *found;
+      const std::string loads = loads_as_string(node, shape);
+      const std::optional<std::string> integer = as_integer(shape);
       const bool via_alias = entry != nullptr && node.region.begin_byte < entry->key.region.begin_byte;
-      if (via_alias && &node != min_params) return;
-      const source::Region& site = via_alias ? entry->key.region : node.region;
-      const std::string loads = "PyYAML loads unquoted `" + node.text + "` as the string '" + node.text +
-                                "', not a number: " + why_string(*shape) + ".";
-      const std::optional<std::string> integer = as_integer(*shape);
+      // The fix rewrites the scalar in place (an alias's anchor is fixed where it is written): the integer when
+      // the number is one (`1e8` -> `100000000`), else the float spelling PyYAML reads (`2e-5` -> `2.0e-5`).
+      rule::Fix fix;
+      if (!via_alias) {
+        // A number written with a dot (`1.0e8`) stays a float; min_num_params must be an integer.
+        if (integer && (!shape.has_dot || &node == min_params))
+          fix = fixes::set_value(doc, node.region, node.text, *integer, rule::FixSafety::Safe);
+        else if (&node != min_params)
+          fix = fixes::set_value(doc, node.region, node.text, as_float(shape), rule::FixSafety::Safe);
+      }
       if (&node == min_params) {
-        const std::string fix = integer ? " Write the integer `" + *integer + "`" : " Write an integer";
+        const std::string how = integer ? " Write the integer `" + *integer + "`" : " Write an integer";
         if (size_based) {
-          ctx.report(doc.path(), site,
-                     loads + " With SIZE_BASED_WRAP, accelerate's FSDP plugin calls int('" + node.text +
-                         "'), which raises ValueError in every rank." + fix + " (a float such as `" + as_float(*shape) +
-                         "` fails in int() too).",
-                     {}, rule::Severity::Error);
+          ctx.report_fix(doc.path(), site,
+                         loads + " With SIZE_BASED_WRAP, accelerate's FSDP plugin calls int('" + node.text +
+                             "'), which raises ValueError in every rank." + how + " (a float such as `" +
+                             as_float(shape) + "` fails in int() too).",
+                         std::move(fix), {}, rule::Severity::Error);
         } else {
-          ctx.report(
+          ctx.report_fix(
               doc.path(), site,
-              loads + " accelerate reads `min_num_params` only with SIZE_BASED_WRAP, and then with int()." + fix + ".",
-              {}, rule::Severity::Warning);
+              loads + " accelerate reads `min_num_params` only with SIZE_BASED_WRAP, and then with int()." + how + ".",
+              std::move(fix), {}, rule::Severity::Warning);
         }
         return;
       }
-      std::string fix = " Write `" + as_float(*shape) + "`";
-      if (integer) fix += ", or the integer `" + *integer + "`";
-      ctx.report(doc.path(), site, loads + fix + ".", {}, rule::Severity::Warning);
+      ctx.report_fix(doc.path(), site, loads + " accelerate keeps the string." + advice(shape), std::move(fix), {},
+                     rule::Severity::Warning);
     });
+  }
+
+  void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
+    if (l.per_file) return;
+    for (const model::Document* doc : l.documents) {
+      if (doc->kind != model::DocKind::TrainerArgsConfig || doc->format != parse::Format::Yaml) continue;
+      const parse::Node* root = doc->root_map();
+      if (root == nullptr) continue;
+      const ConsumerInfo consumer = consumer_of(l, *doc);
+      if (consumer.kind != Consumer::KeepsStrings) continue;
+      const model::Document* py = nullptr;
+      for (const model::Document* d : l.documents) {
+        if (d->kind == model::DocKind::PythonScript) py = d;
+      }
+      std::vector<rule::RelatedLocation> related;
+      if (py != nullptr && consumer.call != nullptr)
+        related.push_back({py->path(), consumer.call->region, "HfArgumentParser.parse_yaml_file reads the YAML here"});
+      for (const parse::Entry& e : root->entries) {
+        const auto found = string_number_at(*doc, e.value, &e, false);
+        if (!found) continue;
+        const auto& [shape, site] = *found;
+        const std::string key = e.key.text;
+        std::string message = loads_as_string(e.value, shape) +
+                              " HfArgumentParser.parse_yaml_file passes it to the dataclass unchanged, so `" + key +
+                              "` is the string '" + e.value.text + "'";
+        rule::Severity severity = rule::Severity::Warning;
+        if (optimizer_compares(key)) {
+          message += ", and the optimizer's constructor fails with TypeError: '<=' not supported between instances "
+                     "of 'float' and 'str'";
+          severity = rule::Severity::Error;
+        }
+        message += "." + advice(shape);
+        ctx.report(doc->path(), site, message, related, severity);
+      }
+    }
+  }
+
+ private:
+  /// A plain, untagged scalar that PyYAML loads as a string but that looks like a number, and where to report it.
+  static std::optional<std::pair<NumberShape, source::Region>> string_number_at(const model::Document& doc,
+                                                                               const parse::Node& node,
+                                                                               const parse::Entry* entry,
+                                                                               bool report_alias_use) {
+    if (node.kind != parse::NodeKind::String || !node.plain) return std::nullopt;
+    const std::optional<NumberShape> shape = string_number(node.text);
+    if (!shape || written_with_tag(doc, node)) return std::nullopt;
+    // A value reached through an alias (`lr: *base_lr`) sits at its anchor, which is reported there; only a use
+    // with its own consequence is reported at its key.
+    const bool via_alias = entry != nullptr && node.region.begin_byte < entry->key.region.begin_byte;
+    if (via_alias && !report_alias_use) return std::nullopt;
+    return std::make_pair(*shape, via_alias ? entry->key.region : node.region);
+  }
+
+  static std::string loads_as_string(const parse::Node& node, const NumberShape& shape) {
+    return "PyYAML loads unquoted `" + node.text + "` as the string '" + node.text +
+           "', not a number: " + why_string(shape) + ".";
+  }
+
+  static std::string advice(const NumberShape& shape) {
+    std::string fix = " Write `" + as_float(shape) + "`";
+    if (const auto integer = as_integer(shape)) fix += ", or the integer `" + *integer + "`";
+    return fix + ".";
   }
 };
 

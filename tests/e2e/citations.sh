@@ -9,27 +9,13 @@ cd "$(dirname "$0")/../.."
 self=tests/e2e/citations.sh
 fail=0
 
-# Files whose old citations are being rewritten together with their code (their module is being split); a hit
-# there is listed but does not fail. Remove a file from the list once its comments cite public sources.
-pending=(lint/model/accelerate_schema.cpp lint/model/accelerate_schema.hpp lint/model/classify.cpp
-         lint/model/resolve.cpp lint/model/resolve.hpp)
-is_pending() {
-  local f
-  for f in "${pending[@]}"; do [ "$f" = "$1" ] && return 0; done
-  return 1
-}
-
 # 1. Locations outside the repository.
 outside='knowledge(/| §)|shared/knowledge|\.\./shared|/work/shared|accelerate_fsdp\.md|fsdp_semantics\.md|trainer_deepspeed_torchtitan\.md|linter_ux_anchors|fsdp_memory_measurements\.jsonl|fsdp_memory_real_vs_fake\.jsonl|DESIGN\.md|RULES\.md|STYLE\.md|TOOLCHAIN\.md|HELPERS\.md'
 while IFS= read -r hit; do
   file=${hit%%:*}
   [ "$file" = "$self" ] && continue
-  if is_pending "$file"; then
-    echo "pending  $hit"
-  else
-    echo "FAIL     $hit  (cite a public source: docs/sources.md)"
-    fail=1
-  fi
+  echo "FAIL     $hit  (cite a public source: docs/sources.md)"
+  fail=1
 done < <(grep -rnE "$outside" rules lint docs tools tests examples README.md CONTRIBUTING.md .ci \
            --exclude-dir=snapshots --exclude-dir=golden 2>/dev/null)
 

@@ -9,4 +9,6 @@ bin=${1:?usage: oracle_agreement.sh PATH/TO/launchlint}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 py=$(command -v python3 || true)
 [[ -n $py ]] || { echo "python3 not found"; exit 1; }
-exec "$py" "$root/tools/oracle/check_launchlint.py" --launchlint "$bin" "${@:2}"
+"$py" "$root/tools/oracle/check_launchlint.py" --launchlint "$bin" "${@:2}" || exit 1
+# The DeepSpeed / bitsandbytes oracle (tools/oracle/ds_results.json): error / no-error per recorded case.
+exec "$py" "$root/tools/oracle/check_ds_launchlint.py" --launchlint "$bin"

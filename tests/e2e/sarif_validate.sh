@@ -45,8 +45,17 @@ if [[ -n "$sarif_input" ]]; then
   cp "$sarif_input" "$tmp/out.sarif"
 else
   [[ -n "$binary" && -x "$binary" ]] || die "usage: $0 LAUNCHLINT_BINARY [FILE.sarif]"
+  # Without a docs URL no link is written (nothing may point at a page that does not exist); SARIF2005 wants a
+  # tool informationUri, so the validated run configures one, as a release that publishes its pages does.
   status=0
-  "$binary" --format sarif --output "$tmp/out.sarif" fixtures || status=$?
+  "$binary" --format sarif --output "$tmp/plain.sarif" fixtures || status=$?
+  links=$(jq '[.. | objects | (.helpUri?, .informationUri?) | select(. != null)] | length' "$tmp/plain.sarif")
+  [[ "$links" -eq 0 ]] || die "without LAUNCHLINT_DOCS_URL the SARIF must hold no helpUri/informationUri ($links)"
+  jq -e '[.runs[0].tool.driver.rules[] | select((.help.markdown | length) < 200)] | length == 0' "$tmp/plain.sarif" \
+    >/dev/null || die "every rule's help must hold its whole page"
+  status=0
+  LAUNCHLINT_DOCS_URL="https://docs.launchlint.test/rules/" \
+    "$binary" --format sarif --output "$tmp/out.sarif" fixtures || status=$?
   # 0: nothing found, 1: findings (both fine); anything else is a failure of launchlint itself.
   if [[ $status -ne 0 && $status -ne 1 ]]; then
     die "launchlint exited with status $status"

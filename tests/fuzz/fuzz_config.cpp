@@ -23,7 +23,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   options.paths = {dir.string()};
   options.jobs = 1;
   options.declared_launches = config->launches;
-  options.exclude = config->exclude;
+  options.exclude = config->exclude.value_or(lint::config::default_excludes());
+  options.exclude.insert(options.exclude.end(), config->extend_exclude.begin(), config->extend_exclude.end());
   options.per_file_ignores = config->per_file_ignores;
   if (config->select) options.selection.select = *config->select;
   options.selection.ignore = config->ignore;

@@ -387,9 +387,11 @@ def run_launchlint(binary: str, folder: Path, explain: bool) -> tuple[object | N
     if proc.returncode not in allowed:
         return None, f"{' '.join(argv[1:])}: exit {proc.returncode}: {proc.stderr.strip()[:300]}"
     try:
-        return json.loads(proc.stdout), None
+        data = json.loads(proc.stdout)
     except json.JSONDecodeError as exc:
         return None, f"{' '.join(argv[1:])}: not JSON ({exc}): {proc.stdout[:200]!r}"
+    # `check --format json` is {"version", "files_checked", "diagnostics"} (docs/schema/); explain is a list.
+    return (data.get("diagnostics") if isinstance(data, dict) else data), None
 
 
 def _base(p: str) -> str:

@@ -231,7 +231,24 @@ TEST_CASE("golden: every format", "[report][golden]") {
   check_golden("json.json", render(Format::Json, f.input));
   check_golden("sarif.sarif", normalize_version(render(Format::Sarif, f.input)));
   check_golden("github.txt", render(Format::Github, f.input));
+  check_golden("gitlab.json", render(Format::Gitlab, f.input));
   check_golden("junit.xml", render(Format::Junit, f.input));
+}
+
+TEST_CASE("links: only under a configured docs URL", "[report]") {
+  Fixture f = make_fixture();
+  const std::string sarif = render(Format::Sarif, f.input);
+  CHECK(sarif.find("helpUri") == std::string::npos);
+  CHECK(sarif.find("informationUri") == std::string::npos);
+  CHECK(render(Format::Json, f.input).find("\"url\": \"") == std::string::npos);
+  f.input.docs_url = "https://docs.example.test/v1/rules";
+  const std::string linked = render(Format::Sarif, f.input);
+  CHECK_THAT(linked, Catch::Contains(
+                         "\"helpUri\": \"https://docs.example.test/v1/rules/distributed/sharding-without-checkpointing.md\""));
+  CHECK_THAT(linked, Catch::Contains("\"informationUri\": \"https://docs.example.test/v1/rules\""));
+  CHECK_THAT(render(Format::Json, f.input),
+             Catch::Contains("\"url\": \"https://docs.example.test/v1/rules/optimizer/learning-rate-too-high.md\""));
+  CHECK(lint::report::rule_url("", "fsdp", "x").empty());
 }
 
 TEST_CASE("text: no diagnostics", "[report]") {
@@ -239,7 +256,8 @@ TEST_CASE("text: no diagnostics", "[report]") {
   f.finish();
   CHECK(render(Format::Text, f.input) == "All checks passed!\n");
   CHECK(render(Format::Concise, f.input) == "All checks passed!\n");
-  CHECK(render(Format::Json, f.input) == "[]\n");
+  CHECK(render(Format::Json, f.input) == "{\n  \"version\": 1,\n  \"files_checked\": 0,\n  \"diagnostics\": []\n}\n");
+  CHECK(render(Format::Gitlab, f.input) == "[]\n");
   ReportInput empty;
   CHECK(render(Format::Text, empty) == "All checks passed!\n");
 }

@@ -25,6 +25,18 @@ std::string span(const lint::source::Region& r) {
 
 std::vector<Suppression> yaml(const std::string& text) { return find_suppressions(SourceFile("f.yaml", text), false); }
 
+/// The directives that suppress something: malformed and code-less ones come back too, with `problem` set or as
+/// a bare `# noqa`, for LL005.
+std::vector<Suppression> effective(std::vector<Suppression> all) {
+  std::erase_if(all, [](const Suppression& s) { return !s.problem.empty() || s.bare_noqa; });
+  return all;
+}
+
+/// One directive that suppresses nothing and says why (LL005).
+bool malformed(const std::vector<Suppression>& all) {
+  return all.size() == 1 && !all[0].problem.empty() && all[0].codes.empty();
+}
+
 /// A shard-grad-op config (FSDP001 fires on line 5, the strategy) with `comment_lines` inserted before line 5.
 std::string sgo_config(const std::string& strategy_suffix, const std::string& comment_lines = "") {
   return "distributed_type: FSDP\n"
@@ -102,19 +114,20 @@ TEST_CASE("suppression: a comment alone on its line, file-ignore, noqa", "[suppr
   CHECK(span(noqa[0].code_regions[2]) == "1:30-1:34");
 
   // Other tools' forms and launchlint's own spellings around it.
-  CHECK(yaml("x: 1  # noqa:\n").empty());
-  CHECK(yaml("x: 1  # noqa: lowercase\n").empty());
+  CHECK(effective(yaml("x: 1  # noqa:\n")).empty());
+  CHECK(effective(yaml("x: 1  # noqa: lowercase\n")).empty());
 }
 
 TEST_CASE("suppression: text that is not a suppression comment", "[suppression]") {
   CHECK(yaml("x: \"launchlint: ignore[FSDP001]\"\n").empty());              // no comment at all
   CHECK(yaml("url: http://h/#launchlint: ignore[FSDP001]\n").empty());       // '#' glued to a word: not a comment
   CHECK(yaml("x: 1  # see launchlint: ignore[FSDP001]\n").empty());          // text between '#' and the marker
-  CHECK(yaml("x: 1  # launchlint: ignore FSDP001\n").empty());               // no brackets
-  CHECK(yaml("x: 1  # launchlint: ignore[FSDP001\n").empty());               // unclosed
-  CHECK(yaml("x: 1  # launchlint: ignore[]\n").empty());                     // no code
-  CHECK(yaml("x: 1  # launchlint: disable[FSDP001]\n").empty());             // unknown verb
-  CHECK(yaml("x: 1  # launchlint: ignore[FSDP-001]\n").empty());             // not a code list
+  // launchlint's marker with a broken code list: suppresses nothing, and is reported (LL005).
+  CHECK(malformed(yaml("x: 1  # launchlint: ignore FSDP001\n")));                // no brackets
+  CHECK(malformed(yaml("x: 1  # launchlint: ignore[FSDP001\n")));                // unclosed
+  CHECK(malformed(yaml("x: 1  # launchlint: ignore[]\n")));                      // no code
+  CHECK(malformed(yaml("x: 1  # launchlint: disable[FSDP001]\n")));              // unknown verb
+  CHECK(malformed(yaml("x: 1  # launchlint: ignore[FSDP-001]\n")));              // not a code list
 }
 
 TEST_CASE("suppression: positions count code points and survive CRLF", "[suppression]") {
@@ -136,7 +149,7 @@ TEST_CASE("suppression: JSON uses a \"//\" key and only file-ignore", "[suppress
   CHECK(s[0].codes == std::vector<std::string>{"DS001"});
   CHECK(span(s[0].code_regions[0]) == "2:34-2:39");
   // A line ignore has nothing to attach to in JSON, and '#' is not a JSON comment.
-  CHECK(find_suppressions(SourceFile("ds.json", "{\"//\": \"launchlint: ignore[DS001]\"}\n"), true).empty());
+  CHECK(effective(find_suppressions(SourceFile("ds.json", "{\"//\": \"launchlint: ignore[DS001]\"}\n"), true)).empty());
   CHECK(find_suppressions(SourceFile("ds.json", "{} # launchlint: file-ignore[DS001]\n"), true).empty());
 }
 

@@ -1,0 +1,413 @@
+// The memory model (docs/memory.md): per-rank bytes of each tensor class, and which are alive at the three
+// moments that can hold the peak:
+//   P1, start of backward: sharded state + gathered units + every saved activation + the loss's fp32 logits;
+//   P2, inside the decoder layers' backward: the same without the logits, plus the prefetched units, a recomputed
+//       layer when checkpointing and the unit's unsharded gradient;
+//   P3, optimizer step: sharded state + gradients + the optimizer's temporaries.
+#include "lint/memory/estimate.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <set>
+
+namespace lint::memory {
+
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+bool is(const std::string& s, std::initializer_list<const char*> names) {
+  return std::any_of(names.begin(), names.end(), [&](const char* n) { return s == n; });
+}
+
+/// LoRA trainable parameters and the per-token activation bytes its adapters add.
+struct LoraCount {
+  std::int64_t trainable = 0;
+  bool qkv = false, o = false, gate_up = false, down = false;
+  std::int64_t input_width_sum = 0;  ///< Σ input widths of the adapted modules of one layer
+};
+
+LoraCount count_lora(const Geometry& g, std::int64_t r, const std::vector<std::string>& targets_in) {
+  std::vector<std::string> targets = targets_in;
+  if (targets.size() == 1 && (targets[0] == "all-linear" || targets[0] == "all")) targets = g.linear_names();
+  LoraCount c;
+  const std::int64_t layers = g.arch == Arch::T5 ? 2 * g.layers : g.layers;
+  std::set<std::string> seen;
+  for (const std::string& t : targets) {
+    if (!seen.insert(t).second) continue;
+    const auto shape = g.linear_shape(t);
+    if (!shape) continue;
+    const bool mlp = is(t, {"gate_proj", "up_proj", "down_proj", "w1", "w2", "w3", "gate_up_proj", "c_fc"});
+    // MoE: PEFT adapts every expert's copy of an MLP projection.
+    const std::int64_t copies = mlp && g.experts > 0 ? g.experts + (g.shared_expert_intermediate > 0 ? 1 : 0) : 1;
+    c.trainable += layers * copies * r * (shape->first + shape->second);
+    c.input_width_sum += shape->first;
+    if (is(t, {"q_proj", "k_proj", "v_proj", "qkv_proj", "c_attn", "query", "key", "value", "q", "k", "v"}))
+      c.qkv = true;
+    if (is(t, {"o_proj", "o"})) c.o = true;
+    if (is(t, {"gate_proj", "up_proj", "w1", "w3", "gate_up_proj", "c_fc"})) c.gate_up = true;
+    if (is(t, {"down_proj", "w2"})) c.down = true;
+  }
+  return c;
+}
+
+}  // namespace
+
+Estimate estimate(const Inputs& in) {
+  const Geometry& g = in.geometry;
+  Estimate e;
+  e.available = true;
+  const double h = static_cast<double>(g.hidden);
+  const double V = static_cast<double>(g.vocab);
+  const double I = static_cast<double>(g.mlp_active_width());
+  double qd = static_cast<double>(g.q_dim());
+  double kvd = static_cast<double>(g.kv_dim());
+  if (g.arch == Arch::DeepSeek) {
+    qd = static_cast<double>(g.heads * (g.qk_nope_head_dim + g.qk_rope_head_dim));
+    kvd = static_cast<double>(g.heads * g.v_head_dim);
+  }
+  const double L = static_cast<double>(g.arch == Arch::T5 ? 2 * g.layers : g.layers);
+  const double tokens =
+      static_cast<double>(std::max<std::int64_t>(1, in.seq_len) * std::max<std::int64_t>(1, in.micro_batch));
+  const double P = static_cast<double>(g.total_params());
+  const double root = static_cast<double>(g.root_params());
+  const double umax = static_cast<double>(g.max_layer_params());
+  e.params = g.total_params();
+
+  const bool lora = in.training == Training::Lora || in.training == Training::QLora;
+  const LoraCount lc = lora ? count_lora(g, in.lora_r, in.lora_targets) : LoraCount{};
+  const double T = lora ? static_cast<double>(lc.trainable) : P;
+  const double F = lora ? P : 0.0;  // frozen base (LoRA adds parameters beside it)
+  e.trainable = static_cast<std::int64_t>(T);
+
+  const bool fsdp = in.strategy == Strategy::Fsdp1 || in.strategy == Strategy::Fsdp2;
+  const bool ds = in.strategy == Strategy::DeepSpeed;
+  const double N = static_cast<double>(std::max<std::int64_t>(1, in.world_size));
+  const bool hybrid =
+      in.strategy == Strategy::Fsdp1 && is(in.sharding, {"HYBRID_SHARD", "_HYBRID_SHARD_ZERO2", "HYBRID_SHARD_ZERO2"});
+  const double Ns = hybrid ? static_cast<double>(std::max<std::int64_t>(1, in.shard_group)) : N;
+  const bool no_shard = (in.strategy == Strategy::Fsdp1 && in.sharding == "NO_SHARD") || N == 1;
+  const bool keep_gathered = (in.strategy == Strategy::Fsdp1 &&
+                              is(in.sharding, {"SHARD_GRAD_OP", "_HYBRID_SHARD_ZERO2", "HYBRID_SHARD_ZERO2"})) ||
+                             (in.strategy == Strategy::Fsdp2 && in.sharding == "false");
+
+  // Storage bytes. Compute dtype: 2 under mixed precision (bf16/fp16), else the stored dtype.
+  const double b_c = in.mixed_precision ? 2.0 : static_cast<double>(in.base_bytes);
+  double b_base = static_cast<double>(in.base_bytes);
+  double b_t = 0;
+  const bool mixed = lora && in.mixed_units && in.strategy == Strategy::Fsdp1;
+  if (mixed) {
+    b_t = static_cast<double>(in.base_bytes);  // one FlatParameter has one dtype: adapters as the base
+  } else if (lora) {
+    b_t = in.base_bytes == 2 ? 4.0 : static_cast<double>(in.base_bytes);  // PEFT keeps adapters fp32 on a 16-bit base
+  } else {
+    // accelerate upcasts trainable sharded parameters to fp32 under mixed precision (FSDP); DeepSpeed keeps an
+    // fp32 master in the optimizer; DDP keeps the weights as loaded.
+    b_t = (fsdp && !no_shard && in.mixed_precision) ? 4.0 : static_cast<double>(in.base_bytes);
+  }
+  double frozen_bytes = F * b_base;
+  if (in.training == Training::QLora) {
+    // 4-bit NF4 linear weights (0.5 B) plus blockwise absmax constants; embeddings and head stay 16-bit.
+    const double linear = P - root;
+    frozen_bytes = linear * 0.53 + root * b_base;
+    b_base = 0.53;
+  }
+  double opt_b = 2 * b_t;   // AdamW: exp_avg + exp_avg_sq in the parameter's dtype
+  double opt_temp_b = b_t;  // foreach AdamW: one parameter-sized temporary during the step
+  switch (in.optimizer) {
+    case Optimizer::Adam8bit:
+      opt_b = 2.0;
+      opt_temp_b = 0;
+      break;
+    case Optimizer::Sgd:
+      opt_b = b_t;
+      opt_temp_b = b_t;
+      break;  // momentum buffer
+    case Optimizer::Adafactor:
+      opt_b = 0.05 * b_t;
+      opt_temp_b = b_t;
+      break;
+    case Optimizer::AdamW:
+    case Optimizer::Unknown:
+      break;
+  }
+  double grad_b = b_t;
+  if (ds && !lora && in.mixed_precision) {
+    // ZeRO mixed precision: 16-bit params and grads, fp32 master + Adam in the optimizer (K = 12).
+    b_t = 2.0;
+    grad_b = 2.0;
+    opt_b = in.optimizer == Optimizer::Adam8bit ? 6.0 : 12.0;
+    opt_temp_b = 4.0;
+  }
+
+  // Sharding of each class.
+  double np = 1, ng = 1, no = 1;
+  if (fsdp && !no_shard) np = ng = no = Ns;
+  if (ds) {
+    if (in.zero_stage >= 1) no = N;
+    if (in.zero_stage >= 2) ng = N;
+    if (in.zero_stage >= 3) np = N;
+  }
+  const bool off_p = in.offload_params;
+  const bool off_o = in.offload_optimizer || (fsdp && in.offload_params);
+
+  const double params_res = off_p ? 0 : (frozen_bytes + T * b_t) / np;
+  const double opt_res = off_o ? 0 : T * opt_b / no;
+  // Mixed units: the whole flat gradient, frozen members included, is produced and kept sharded.
+  const double grads_all = off_o ? 0 : (T * grad_b + (mixed ? F * b_base : 0)) / ng;
+  const double ddp_bucket = (in.strategy == Strategy::Ddp && N > 1) ? T * grad_b : 0;
+  const double tied_state = 0;
+  // FSDP1 keeps the sharded gradients of the last step until the next forward (use_orig_params).
+  const double retained =
+      (in.strategy == Strategy::Fsdp1 && !no_shard && (!lora || mixed) && in.use_orig_params) ? grads_all : 0;
+  e.steady = params_res + opt_res + ddp_bucket + tied_state + retained;
+
+  // Gathered (unsharded) parameters in the compute dtype.
+  double gathered_p1 = 0, gathered_p2 = 0;
+  // QLoRA gathers the packed 4-bit storage (dequantised per matmul), not 16-bit weights.
+  const double qlora_scale = in.training == Training::QLora ? 0.53 / b_c : 1.0;
+  const double all_gathered = (P - root) * b_c * qlora_scale + root * b_c + (lora ? T * b_c : 0);
+  const double units_in_flight = in.backward_prefetch == "BACKWARD_PRE" ? 2.0 : 1.0;
+  if (fsdp && !no_shard) {
+    if (keep_gathered) {
+      gathered_p1 = gathered_p2 = all_gathered;
+    } else if (in.strategy == Strategy::Fsdp1) {
+      gathered_p1 = root * b_c;  // the root unit is not resharded after forward
+      gathered_p2 = root * b_c + units_in_flight * umax * b_c * qlora_scale;
+    } else {
+      // FSDP2, reshard_after_forward=True on every unit: the head is gathered again for the loss's backward.
+      gathered_p1 = V * h * b_c;
+      gathered_p2 = 2 * umax * b_c * qlora_scale;
+      // reshard_after_forward=k (int): after forward each unit keeps a 1/k shard (a clone) for the backward
+      // all-gather inside k ranks.
+      if (in.strategy == Strategy::Fsdp2 && !in.sharding.empty() &&
+          std::isdigit(static_cast<unsigned char>(in.sharding[0]))) {
+        const double k = std::max(1.0, std::atof(in.sharding.c_str()));
+        const double kept = (all_gathered - root * b_c) / k;
+        gathered_p1 += kept;
+        gathered_p2 += kept;
+      }
+    }
+  } else if (ds && in.zero_stage >= 3) {
+    gathered_p1 = V * h * b_c;
+    gathered_p2 = 2 * umax * b_c;
+  } else if (off_p) {
+    gathered_p1 = gathered_p2 = all_gathered;
+  }
+  // Unsharded gradient of the unit in backward before its reduce-scatter (full fine-tune).
+  const double unit_grad = (fsdp && !no_shard && (!lora || mixed)) ? umax * b_c : 0;
+  // FSDP1's root unit (embeddings, head) reduces its gradient only after the whole backward: its unsharded
+  // gradient stays allocated while the decoder layers run backward.
+  const double root_grad = (in.strategy == Strategy::Fsdp1 && !no_shard && !lora) ? root * b_c : 0;
+
+  // Saved activations per token per layer (HF Llama-style block, SDPA, no dropout): RMSNorm fp32 inputs 8h,
+  // normed input 2h, q/k/v after RoPE and the attention output 4qd + 4kvd, the gated MLP's three I-wide tensors.
+  double per_tok = 10 * h + 4 * qd + 4 * kvd + 6 * I;
+  if (!lora || mixed) {
+    per_tok += 6 * h + 2 * I;  // inputs of trainable (or, in mixed units, grad-requiring frozen) weights
+  } else {
+    if (lc.gate_up) per_tok += 2 * h;
+    if (lc.down) per_tok += 2 * I;
+    // fp32 adapters computed under autocast (DDP, or FSDP1 with use_orig_params exposing the fp32 weight):
+    // each adapted module keeps its own 16-bit copy of its input.
+    const bool fp32_adapter_compute =
+        b_t == 4.0 && (!fsdp || no_shard || (in.strategy == Strategy::Fsdp1 && in.use_orig_params));
+    if (fp32_adapter_compute) {
+      double copies = 2.0 * static_cast<double>(lc.input_width_sum);
+      if (lc.qkv) copies -= 2 * h;
+      if (lc.gate_up) copies -= 2 * h;
+      if (lc.down) copies -= 2 * I;
+      per_tok += std::max(0.0, copies);
+    }
+  }
+  // LoRA dropout: each adapted module keeps its dropped-out input (compute dtype) and the mask (1 byte).
+  if (lora && in.lora_dropout > 0) per_tok += 3.0 * static_cast<double>(lc.input_width_sum);
+  const double layer_act = per_tok * tokens;
+  const double acts_saved = in.checkpointing ? L * 2 * h * tokens : L * layer_act;
+  const double recompute = in.checkpointing ? layer_act : 0;
+  const double logits_bwd = 12 * tokens * V;  // bf16 logits upcast to fp32, log-softmax and its gradients
+
+  const double p1 = e.steady - retained + gathered_p1 + acts_saved + logits_bwd;
+  // Backward through the layers: early, every saved activation and no gradient yet; late, the gradients of every
+  // unit (sharded, or full for DDP) and the activations freed. The peak of the two.
+  const double p2_early = e.steady - retained + gathered_p2 + acts_saved + recompute + unit_grad + root_grad;
+  // Late in backward, units kept gathered since forward (SHARD_GRAD_OP) have been resharded one by one.
+  const double gathered_late = keep_gathered ? root * b_c + units_in_flight * umax * b_c * qlora_scale : gathered_p2;
+  const double p2_late = e.steady - retained + gathered_late + grads_all + recompute + unit_grad + root_grad;
+  const double p2 = std::max(p2_early, p2_late);
+  const double p3 = e.steady - retained + grads_all + (off_o ? 0 : T * opt_temp_b / no);
+
+  const double act_term_p2 = (p2_early >= p2_late ? acts_saved : 0) + recompute;
+  if (p3 >= p1 && p3 >= p2) {
+    e.peak = p3;
+    e.peak_phase = "optimizer step";
+    e.breakdown = {
+        {"parameters", params_res, "sharded across " + std::to_string(static_cast<long long>(np)) + " rank(s)"},
+        {"optimizer_state", opt_res + tied_state, ""},
+        {"gradients", grads_all, ""},
+        {"optimizer_temporaries", off_o ? 0 : T * opt_temp_b / no, "foreach step buffers"},
+        {"ddp_buckets", ddp_bucket, ""}};
+  } else if (p1 >= p2) {
+    e.peak = p1;
+    e.peak_phase = "start of backward (loss)";
+    e.breakdown = {{"parameters", params_res, ""},
+                   {"optimizer_state", opt_res + tied_state, ""},
+                   {"ddp_buckets", ddp_bucket, ""},
+                   {"gathered_units", gathered_p1, ""},
+                   {"activations", acts_saved, in.checkpointing ? "layer inputs (checkpointing)" : "every layer"},
+                   {"logits", logits_bwd, "fp32 logits, log-softmax and its gradient"}};
+  } else {
+    e.peak = p2;
+    e.peak_phase = p2_early >= p2_late ? "backward through the decoder layers" : "end of backward";
+    e.breakdown = {
+        {"parameters", params_res, ""},
+        {"optimizer_state", opt_res + tied_state, ""},
+        {"ddp_buckets", ddp_bucket, ""},
+        {"gathered_units", p2_early >= p2_late ? gathered_p2 : gathered_late, ""},
+        {"activations", act_term_p2, in.checkpointing ? "layer inputs + one recomputed layer" : "every layer"},
+        {"gradients", p2_early >= p2_late ? 0 : grads_all, "every unit's, at the end of backward"},
+        {"unit_gradients", unit_grad + root_grad, "unsharded gradients before reduce-scatter"}};
+  }
+  e.breakdown.erase(std::remove_if(e.breakdown.begin(), e.breakdown.end(), [](const Term& t) { return t.bytes <= 0; }),
+                    e.breakdown.end());
+  // Allocator: the caching allocator rounds and keeps freed blocks; full fine-tunes under FSDP churn through
+  // fp32 / bf16 unit buffers of every layer (measured: docs/memory.md).
+  double overhead = 0.4 * kGiB + 0.04 * e.peak + 3 * tokens * V;
+  if (!lora && (fsdp || ds) && !no_shard && !keep_gathered) overhead += 8 * umax * b_t;
+  e.reserved = e.peak + overhead;
+  e.breakdown.push_back({"allocator_overhead", overhead, "reserved, not allocated"});
+  e.peak_low = e.peak_high = e.peak;
+  return e;
+}
+
+std::optional<Inputs> central_inputs(const TrainingShape& s, std::vector<std::string>* assumptions,
+                                     std::vector<std::string>* unknowns) {
+  if (!s.geometry) return std::nullopt;
+  auto note = [&](std::string a) {
+    if (assumptions) assumptions->push_back(std::move(a));
+  };
+  auto unknown = [&](std::string u) {
+    if (unknowns) unknowns->push_back(std::move(u));
+  };
+  Inputs in;
+  in.geometry = *s.geometry;
+  note("model geometry: " + s.geometry->source);
+  in.training = s.training.value.value_or(Training::Full);
+  if (!s.training.known()) {
+    note("training: full fine-tune assumed (no LoRA/QLoRA configuration read)");
+  }
+  in.lora_r = s.lora_r.value.value_or(8);
+  if (s.lora_targets.known() && !s.lora_targets.value->empty())
+    in.lora_targets = *s.lora_targets.value;
+  else if (in.training != Training::Full)
+    note("LoRA targets: q_proj, v_proj assumed (PEFT's default for Llama-style models)");
+  in.base_bytes = s.base_bytes.value.value_or(2);
+  if (!s.base_bytes.known()) note("weights loaded in bf16 (2 bytes) assumed");
+  const std::string mp = s.mixed_precision.value.value_or("bf16");
+  in.mixed_precision = mp != "no";
+  if (!s.mixed_precision.known()) note("bf16 mixed precision assumed");
+  in.optimizer = s.optimizer.value.value_or(Optimizer::AdamW);
+  if (!s.optimizer.known() || in.optimizer == Optimizer::Unknown) {
+    in.optimizer = Optimizer::AdamW;
+    note("AdamW (foreach) assumed");
+  }
+  in.seq_len = s.seq_len.value.value_or(2048);
+  if (!s.seq_len.known()) {
+    unknown("sequence length (512 to 4096; 2048 assumed)");
+  }
+  in.micro_batch = s.micro_batch.value.value_or(1);
+  if (!s.micro_batch.known()) {
+    unknown("micro-batch (1 to 8; 1 assumed)");
+  }
+  in.checkpointing = s.checkpointing.value.value_or(false);
+  if (!s.checkpointing.known()) unknown("activation checkpointing (on or off; off assumed)");
+  in.world_size = s.world_size.value.value_or(8);
+  if (!s.world_size.known()) unknown("world size (2 to 64; 8 assumed)");
+  in.shard_group = s.gpus_per_node.value.value_or(std::min<std::int64_t>(8, in.world_size));
+  in.strategy = s.strategy == Strategy::Unknown ? (in.world_size > 1 ? Strategy::Ddp : Strategy::Single) : s.strategy;
+  if (s.strategy == Strategy::Unknown) note("no sharding configuration read: DDP assumed");
+  in.sharding = s.sharding.empty() ? (in.strategy == Strategy::Fsdp2 ? "true" : "FULL_SHARD") : s.sharding;
+  in.zero_stage = static_cast<int>(s.zero_stage.value.value_or(0));
+  in.offload_params = s.offload_params;
+  in.offload_optimizer = s.offload_optimizer;
+  in.use_orig_params = s.use_orig_params.value_or(true);
+  // accelerate and the Trainer default FSDP1's backward prefetch to none; torch's own default is BACKWARD_PRE.
+  in.backward_prefetch = s.backward_prefetch.empty() ? "BACKWARD_PRE" : s.backward_prefetch;
+  if (in.strategy == Strategy::Fsdp1 && s.backward_prefetch.empty())
+    note("FSDP1 backward prefetch: BACKWARD_PRE assumed");
+  in.lora_dropout = s.lora_dropout.value.value_or(0.0);
+  if (in.training != Training::Full && in.strategy == Strategy::Fsdp1) {
+    const bool layer_wrap = s.wrap_policy == "TRANSFORMER_BASED_WRAP" || s.wrap_policy == "SIZE_BASED_WRAP";
+    if (!s.peft_wrap_policy && layer_wrap && in.use_orig_params) {
+      if (in.base_bytes == 4) {
+        in.mixed_units = true;
+        note("FSDP1 LoRA with " + s.wrap_policy +
+             " and use_orig_params: frozen and trainable parameters share units "
+             "(their frozen weights get gradients)");
+      } else {
+        note("FSDP1 LoRA with " + s.wrap_policy +
+             ": PEFT's fp32 adapters and the 16-bit base would share units, which "
+             "FSDP refuses (one dtype per flat parameter); PEFT's separate units (fsdp_auto_wrap_policy) assumed");
+      }
+    } else {
+      note("FSDP1 LoRA: frozen and trainable parameters in separate units assumed (PEFT's fsdp_auto_wrap_policy)");
+    }
+  }
+  for (const std::string& n : s.notes) note(n);
+  note("SDPA attention, no dropout, HF causal-LM loss (fp32 logits); CUDA context and NCCL buffers not included");
+  return in;
+}
+
+Estimate estimate_launch(const TrainingShape& s, std::optional<std::string> override_sharding) {
+  std::vector<std::string> assumptions, unknowns;
+  auto in = central_inputs(s, &assumptions, &unknowns);
+  if (!in) {
+    Estimate e;
+    e.unavailable = s.model_id.known() ? "model '" + *s.model_id.value +
+                                             "' is not in the built-in table and no local config.json was found"
+                                       : "the launched model is not known";
+    return e;
+  }
+  if (override_sharding) in->sharding = *override_sharding;
+  Estimate e = estimate(*in);
+  e.assumptions = assumptions;
+  e.unknowns = unknowns;
+  // Range over what is not known.
+  Inputs lo = *in, hi = *in;
+  if (!s.seq_len.known()) lo.seq_len = 512, hi.seq_len = 4096;
+  if (!s.micro_batch.known()) lo.micro_batch = 1, hi.micro_batch = 8;
+  if (!s.checkpointing.known()) lo.checkpointing = true, hi.checkpointing = false;
+  if (!s.world_size.known()) lo.world_size = 64, hi.world_size = 2, lo.shard_group = 8, hi.shard_group = 2;
+  e.peak_low = std::min(e.peak, estimate(lo).peak);
+  e.peak_high = std::max(e.peak, estimate(hi).peak);
+  std::string label;
+  switch (in->strategy) {
+    case Strategy::Single:
+      label = "single GPU";
+      break;
+    case Strategy::Ddp:
+      label = "DDP";
+      break;
+    case Strategy::Fsdp1:
+      label = "FSDP1 " + in->sharding;
+      break;
+    case Strategy::Fsdp2:
+      label = "FSDP2 reshard_after_forward=" + in->sharding;
+      break;
+    case Strategy::DeepSpeed:
+      label = "DeepSpeed ZeRO-" + std::to_string(in->zero_stage);
+      break;
+    case Strategy::Unknown:
+      label = "unknown";
+      break;
+  }
+  if (in->offload_params || in->offload_optimizer) label += " + CPU offload";
+  label += ", " + std::to_string(in->world_size) + " GPU" + (in->world_size == 1 ? "" : "s");
+  if (!s.world_size.known()) label += " (assumed)";
+  e.label = label;
+  return e;
+}
+
+}  // namespace lint::memory

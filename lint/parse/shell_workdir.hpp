@@ -1,0 +1,22 @@
+// Where each launch command of a shell script (or Makefile) runs, when the script says: a `cd DIR` earlier in it,
+// or `cd "$(dirname "$0")/.."`. Kept apart from shell_reader.hpp so that LaunchCommand stays as it is.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <string>
+
+#include "lint/source/source_file.hpp"
+
+namespace lint::parse {
+
+struct WorkDir {
+  std::string path;              ///< as written; relative paths are relative to where the script is run
+  bool from_script_dir = false;  ///< relative to the script's own folder (`cd "$(dirname "$0")"/..`)
+};
+
+/// The working directory of each launch command that find_launch_commands(file, makefile) returns, by the byte
+/// offset where the command begins; commands the script does not move are absent.
+std::map<std::size_t, WorkDir> command_workdirs(const source::SourceFile& file, bool makefile);
+
+}  // namespace lint::parse

@@ -1,0 +1,237 @@
+// HF006: a non-"auto" DeepSpeed value that disagrees with the Trainer's own argument.
+#include <cmath>
+#include <optional>
+
+#include "rules/deepspeed/support.hpp"
+
+namespace lint::rules {
+namespace {
+
+/// One Trainer argument as the launch sets it: the value and where (empty path: the TrainingArguments default).
+struct ArgValue {
+  double number = 0;
+  model::Site site;
+};
+
+struct Pair {
+  const char* ds_path;   ///< dotted path in the JSON
+  const char* arg;       ///< TrainingArguments field
+  double default_value;  ///< transformers 5.17.0 default
+  bool boolean;          ///< compared as a bool
+};
+// transformers 5.17.0 integrations/deepspeed.py:133-181 (trainer_config_process).
+constexpr Pair kPairs[] = {
+    {"train_micro_batch_size_per_gpu", "per_device_train_batch_size", 8, false},
+    {"gradient_accumulation_steps", "gradient_accumulation_steps", 1, false},
+    {"gradient_clipping", "max_grad_norm", 1.0, false},
+    {"optimizer.params.lr", "learning_rate", 5e-5, false},
+    {"optimizer.params.eps", "adam_epsilon", 1e-8, false},
+    {"optimizer.params.weight_decay", "weight_decay", 0.0, false},
+    {"fp16.enabled", "fp16", 0, true},
+    {"bf16.enabled", "bf16", 0, true},
+};
+
+const parse::Node* at_path(const parse::Node& root, std::string_view path) {
+  const parse::Node* n = &root;
+  while (n != nullptr && !path.empty()) {
+    const auto dot = path.find('.');
+    n = n->is_map() ? n->find(path.substr(0, dot)) : nullptr;
+    path = dot == std::string_view::npos ? std::string_view{} : path.substr(dot + 1);
+  }
+  return n;
+}
+
+std::optional<double> number_of(const model::Value& v) {
+  if (v.kind == model::ValueKind::Int) return static_cast<double>(v.integer);
+  if (v.kind == model::ValueKind::Float) return v.number;
+  if (v.kind == model::ValueKind::Bool) return v.boolean ? 1.0 : 0.0;
+  return std::nullopt;
+}
+
+std::optional<double> number_of_text(const std::string& t) {
+  if (t == "True" || t == "true") return 1.0;
+  if (t == "False" || t == "false") return 0.0;
+  try {
+    std::size_t used = 0;
+    const double d = std::stod(t, &used);
+    if (used == t.size()) return d;
+  } catch (...) {
+  }
+  return std::nullopt;
+}
+
+/// The Trainer's arguments of the launch: `lookup(name)` gives the value, or nullopt when not known.
+class TrainerArgs {
+ public:
+  explicit TrainerArgs(const model::Launch& l) {
+    const model::Document* script = model::launch_script(l);
+    if (script == nullptr) return;
+    for (const model::PyCall& c : script->python->calls) {
+      if (model::is_training_arguments_class(c.name) && c.keyword("deepspeed") != nullptr) {
+        call_ = &c;
+        path_ = script->path();
+        // Only plain TrainingArguments has the defaults below (TRL's configs change several).
+        defaults_ = c.name == "TrainingArguments" && !c.has_unresolved_unpacking;
+      }
+      if (c.name == "HfArgumentParser") {
+        parser_ = true;
+        for (const model::PyArg& a : c.args) {
+          const model::Value& v = a.value;
+          auto mentions = [](const model::Value& x) { return x.text.ends_with("TrainingArguments"); };
+          if (mentions(v) || std::any_of(v.items.begin(), v.items.end(), mentions)) plain_parser_ = true;
+        }
+      }
+      if (c.name == "TrlParser") parser_ = true;
+      if (c.name == "parse_yaml_file" || c.name == "parse_json_file" || c.name == "parse_dict") file_args_ = true;
+    }
+    if (call_ == nullptr && parser_ && l.command_document != nullptr) {
+      flags_ = model::script_flags(l);
+      flag_path_ = l.command_document->path();
+      for (const auto& f : flags_) {
+        if (f.name == "config") file_args_ = true;
+      }
+      defaults_ = plain_parser_ && !file_args_;
+    }
+  }
+
+  [[nodiscard]] bool known() const { return call_ != nullptr || (parser_ && !file_args_ && !flags_.empty()); }
+
+  [[nodiscard]] std::optional<ArgValue> lookup(const Pair& p) const {
+    if (call_ != nullptr) {
+      if (const model::PyArg* a = call_->keyword(p.arg)) {
+        if (auto n = number_of(a->value))
+          return ArgValue{*n, {path_, a->region, std::string(p.arg) + "=" + a->value.display()}};
+        return std::nullopt;
+      }
+    } else if (const model::ScriptFlag* f = model::find_script_flag(flags_, p.arg)) {
+      if (!f->value)
+        return p.boolean ? std::optional<ArgValue>(ArgValue{1.0, {flag_path_, f->region, "--" + f->name}})
+                         : std::nullopt;
+      if (!f->value->known) return std::nullopt;
+      if (auto n = number_of_text(f->value->text))
+        return ArgValue{*n, {flag_path_, f->region, "--" + f->name + " " + f->value->text}};
+      return std::nullopt;
+    }
+    if (!defaults_) return std::nullopt;
+    return ArgValue{p.default_value, {"", {}, std::string(p.arg) + " (default)"}};
+  }
+
+ private:
+  const model::PyCall* call_ = nullptr;
+  std::string path_;
+  bool parser_ = false;
+  bool plain_parser_ = false;
+  bool file_args_ = false;
+  bool defaults_ = false;
+  std::vector<model::ScriptFlag> flags_;
+  std::string flag_path_;
+};
+
+std::string show(double v, bool boolean) {
+  if (boolean) return v != 0 ? "true" : "false";
+  if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<long long>(v));
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+class DeepspeedTrainerMismatch final : public rule::Rule {
+ public:
+  void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
+    if (l.per_file) return;
+    const model::Document* doc = deepspeed_json(l);
+    if (doc == nullptr) {
+      check_accelerate_section(l, ctx);
+      return;
+    }
+    if (model::deepspeed_state(l).reader != model::DeepSpeedReader::Integration) return;
+    const TrainerArgs args(l);
+    if (!args.known()) return;
+    for (const Pair& p : kPairs) {
+      const parse::Node* n = at_path(*doc->root_map(), p.ds_path);
+      if (n == nullptr) continue;
+      std::optional<double> ds;
+      if (p.boolean && n->kind == parse::NodeKind::Bool) ds = n->boolean ? 1.0 : 0.0;
+      if (!p.boolean && (n->kind == parse::NodeKind::Int || n->kind == parse::NodeKind::Float)) ds = n->number;
+      if (!ds) continue;
+      const auto a = args.lookup(p);
+      if (!a) continue;
+      if (std::fabs(*ds - a->number) <= 1e-12 * std::max(1.0, std::fabs(a->number))) continue;
+      // An fp16/bf16 section that is off while the Trainer's flag is off too agrees; one that is on needs the flag.
+      std::vector<rule::RelatedLocation> rel;
+      if (!a->site.path.empty()) rel.push_back({a->site.path, a->site.region, "The Trainer's value is set here."});
+      ctx.report(doc->path(), n->region,
+                 "DeepSpeed `" + std::string(p.ds_path) + "` is " + show(*ds, p.boolean) + " but the Trainer's `" +
+                     p.arg + "` is " + show(a->number, p.boolean) + (a->site.path.empty() ? " (its default)" : "") +
+                     ": the Trainer collects the mismatch and raises ValueError(\"Please correct the following "
+                     "DeepSpeed config values that mismatch TrainingArguments values\") when train() starts "
+                     "(transformers 5.17.0 `src/transformers/integrations/deepspeed.py:105-129, 253-258`). Set it to "
+                     "\"auto\", or to the Trainer's value.",
+                 rel);
+    }
+    check_train_batch_size(l, *doc, args, ctx);
+  }
+
+ private:
+  /// `train_batch_size` is compared with processes x per-device batch x accumulation (deepspeed.py:141-157).
+  static void check_train_batch_size(const model::Launch& l, const model::Document& doc, const TrainerArgs& args,
+                                     rule::RuleContext& ctx) {
+    const parse::Node* tbs = doc.root_map()->find("train_batch_size");
+    if (tbs == nullptr || tbs->kind != parse::NodeKind::Int) return;
+    const auto world = l.world_size();
+    if (!world || *world < 1) return;
+    const auto micro = args.lookup(kPairs[0]);
+    const auto ga = args.lookup(kPairs[1]);
+    if (!micro || !ga) return;
+    const double expected = static_cast<double>(*world) * micro->number * ga->number;
+    if (std::fabs(expected - static_cast<double>(tbs->integer)) < 0.5) return;
+    ctx.report(doc.path(), tbs->region,
+               "DeepSpeed `train_batch_size` is " + tbs->text + " but the Trainer computes " + show(expected, false) +
+                   " (" + std::to_string(*world) + " processes x per-device batch " + show(micro->number, false) +
+                   " x accumulation " + show(ga->number, false) +
+                   "): the Trainer raises ValueError(\"Please correct the following DeepSpeed config values that "
+                   "mismatch TrainingArguments values\") when train() starts (transformers 5.17.0 "
+                   "`src/transformers/integrations/deepspeed.py:141-157, 253-258`). Set it to \"auto\".");
+  }
+
+  /// accelerate's inline `deepspeed_config` section: `gradient_accumulation_steps` / `gradient_clipping` become the
+  /// plugin's DeepSpeed values (ACCELERATE_GRADIENT_ACCUMULATION_STEPS / ACCELERATE_GRADIENT_CLIPPING), which the
+  /// Trainer compares with its own arguments the same way (trainer.py propagate_args_to_deepspeed).
+  static void check_accelerate_section(const model::Launch& l, rule::RuleContext& ctx) {
+    const model::Value& dt = l.value(model::keys::kDistributedType);
+    if (dt.kind != model::ValueKind::String || dt.text != "DEEPSPEED") return;
+    const model::Document* acc = accelerate_config(l);
+    if (acc == nullptr || acc->root_map() == nullptr) return;
+    const parse::Node* section = acc->root_map()->find("deepspeed_config");
+    if (section == nullptr || !section->is_map() || section->find("deepspeed_config_file") != nullptr) return;
+    const TrainerArgs args(l);
+    if (!args.known()) return;
+    for (const Pair& p : kPairs) {
+      const std::string_view key = p.ds_path;
+      if (key != "gradient_accumulation_steps" && key != "gradient_clipping") continue;
+      const parse::Node* n = section->find(key);
+      if (n == nullptr || (n->kind != parse::NodeKind::Int && n->kind != parse::NodeKind::Float)) continue;
+      const auto a = args.lookup(p);
+      if (!a || std::fabs(n->number - a->number) <= 1e-12 * std::max(1.0, std::fabs(a->number))) continue;
+      std::vector<rule::RelatedLocation> rel;
+      if (!a->site.path.empty()) rel.push_back({a->site.path, a->site.region, "The Trainer's value is set here."});
+      ctx.report(acc->path(), n->region,
+                 "accelerate's `deepspeed_config." + std::string(key) + "` is " + show(n->number, false) +
+                     " but the Trainer's `" + p.arg + "` is " + show(a->number, false) +
+                     (a->site.path.empty() ? " (its default)" : "") +
+                     ": accelerate writes it into the DeepSpeed config and the Trainer raises ValueError(\"Please "
+                     "correct the following DeepSpeed config values that mismatch TrainingArguments values\") when "
+                     "train() starts (transformers 5.17.0 `src/transformers/integrations/deepspeed.py:105-129, "
+                     "253-258`). Remove it here and set the Trainer's argument, or make them equal.",
+                 rel);
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<rule::Rule> make_deepspeed_trainer_mismatch() {
+  return std::make_unique<DeepspeedTrainerMismatch>();
+}
+
+}  // namespace lint::rules

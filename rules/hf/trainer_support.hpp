@@ -1,0 +1,209 @@
+// Helpers shared by the Trainer rules (HF*): the TrainingArguments a launch builds, from a call in the script or
+// from the command line parsed by HfArgumentParser / TrlParser.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rules/support.hpp"
+
+namespace lint::rules::trainer {
+
+/// One TrainingArguments (or TRL config) construction, reduced to what the FSDP rules need.
+struct TrainerArgs {
+  std::string path;                ///< the file it is written in
+  std::string spelled;             ///< `TrainingArguments(...)`, `--fsdp`
+  source::Region call_region;      ///< the call (or the launch command)
+  bool has_fsdp = false;           ///< `fsdp` given
+  bool fsdp_known = false;         ///< its value is statically known
+  bool fsdp_on = false;            ///< truthy
+  std::vector<std::string> words;  ///< string / list form
+  source::Region fsdp_region;
+  bool has_fsdp_config = false;  ///< `fsdp_config` given (not None)
+  source::Region fsdp_config_region;
+  std::optional<int> version;                  ///< the FSDP version the Trainer picks (default 2), when known
+  std::optional<bool> gradient_checkpointing;  ///< explicit value, when known
+  source::Region gradient_checkpointing_region;
+  bool trl = false;      ///< a TRL config (gradient_checkpointing defaults to True)
+  bool complete = true;  ///< no unresolved `**kwargs` / config file that could set more
+};
+
+inline bool is_trainer_args_name(std::string_view n) {
+  static constexpr std::string_view kNames[] = {"TrainingArguments", "Seq2SeqTrainingArguments",
+                                                "SFTConfig",         "DPOConfig",
+                                                "GRPOConfig",        "ORPOConfig",
+                                                "KTOConfig",         "CPOConfig",
+                                                "RewardConfig",      "PPOConfig",
+                                                "RLOOConfig",        "OnlineDPOConfig",
+                                                "GKDConfig",         "PRMConfig",
+                                                "BCOConfig",         "XPOConfig",
+                                                "NashMDConfig"};
+  for (std::string_view k : kNames) {
+    if (k == n) return true;
+  }
+  return false;
+}
+
+inline bool is_trl_name(std::string_view n) {
+  return n.ends_with("Config") && n != "TrainingArguments";
+}
+
+inline std::vector<std::string> split_words(std::string_view s) {
+  std::vector<std::string> out;
+  std::string w;
+  for (char c : std::string(s) + " ") {
+    if (c == ' ' || c == '\t') {
+      if (!w.empty()) out.push_back(w);
+      w.clear();
+    } else {
+      w += c;
+    }
+  }
+  return out;
+}
+
+inline void set_fsdp(TrainerArgs& t, const model::Value& v, source::Region r) {
+  t.has_fsdp = true;
+  t.fsdp_region = r;
+  t.fsdp_known = true;
+  if (v.kind == model::ValueKind::Bool) {
+    t.fsdp_on = v.boolean;
+  } else if (v.kind == model::ValueKind::None) {
+    t.fsdp_on = false;
+  } else if (v.kind == model::ValueKind::String) {
+    t.words = split_words(v.text);
+    t.fsdp_on = !t.words.empty();
+  } else if (v.kind == model::ValueKind::List) {
+    for (const model::Value& it : v.items) {
+      if (it.kind != model::ValueKind::String)
+        t.fsdp_known = false;
+      else
+        t.words.push_back(it.text);
+    }
+    t.fsdp_on = !v.items.empty();
+  } else {
+    t.fsdp_known = false;
+  }
+}
+
+inline std::optional<int> version_from_dict(const model::Value& cfg) {
+  std::optional<int> v = 2;
+  for (const auto& [k, val] : cfg.fields) {
+    if (k != "version" && k != "fsdp_version") continue;
+    if (val.kind == model::ValueKind::Int && (val.integer == 1 || val.integer == 2))
+      v = static_cast<int>(val.integer);
+    else if (val.kind == model::ValueKind::String && (val.text == "1" || val.text == "2"))
+      v = val.text[0] - '0';
+    else
+      v = std::nullopt;
+  }
+  return v;
+}
+
+/// Every TrainingArguments the launch builds: calls in its Python script, and the command line of a script that
+/// parses its arguments with HfArgumentParser / TrlParser.
+inline std::vector<TrainerArgs> trainer_args(const model::Launch& l) {
+  std::vector<TrainerArgs> out;
+  const model::Document* py = nullptr;
+  for (const model::Document* d : l.documents) {
+    if (d->kind == model::DocKind::PythonScript && d->python) py = d;
+  }
+  if (py == nullptr) return out;
+  bool parser = false;
+  for (const model::PyCall& c : py->python->calls) {
+    if (c.name == "HfArgumentParser" || c.name == "TrlParser") parser = true;
+    if (!is_trainer_args_name(c.name)) continue;
+    TrainerArgs t;
+    t.path = py->path();
+    t.spelled = c.name + "(...)";
+    t.call_region = c.callee_region;
+    t.trl = is_trl_name(c.name);
+    t.complete = !c.has_unresolved_unpacking;
+    if (const model::PyArg* f = c.keyword("fsdp")) set_fsdp(t, f->value, f->region);
+    if (const model::PyArg* cfg = c.keyword("fsdp_config");
+        cfg != nullptr && cfg->value.kind != model::ValueKind::None) {
+      t.has_fsdp_config = true;
+      t.fsdp_config_region = cfg->region;
+      t.version = cfg->value.kind == model::ValueKind::Dict ? version_from_dict(cfg->value) : std::nullopt;
+    } else {
+      t.version = 2;
+    }
+    if (const model::PyArg* gc = c.keyword("gradient_checkpointing")) {
+      if (gc->value.kind == model::ValueKind::Bool) t.gradient_checkpointing = gc->value.boolean;
+      t.gradient_checkpointing_region = gc->region;
+    } else if (t.complete) {
+      t.gradient_checkpointing = t.trl;
+      t.gradient_checkpointing_region = c.callee_region;
+    }
+    out.push_back(std::move(t));
+  }
+  // The command line: `--fsdp "full_shard auto_wrap" --fsdp_config x.json`. A `--config` YAML (TRL) or a YAML given
+  // to parse_yaml_file may set more, so the command line alone is then incomplete.
+  if (parser && l.command && l.command_document != nullptr) {
+    const auto& args = l.command->script_args;
+    TrainerArgs t;
+    t.path = l.command_document->path();
+    t.spelled = "the command line";
+    t.call_region = l.command->region;
+    t.version = 2;
+    bool any = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      const std::string& w = args[i].text;
+      if (!w.starts_with("--")) {
+        if (w.ends_with(".yaml") || w.ends_with(".yml") || w.ends_with(".json")) t.complete = false;
+        continue;
+      }
+      const auto eq = w.find('=');
+      const std::string name = w.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+      std::optional<parse::Word> value;
+      if (eq != std::string::npos)
+        value = parse::Word{w.substr(eq + 1), args[i].known, args[i].region};
+      else if (i + 1 < args.size() && !args[i + 1].text.starts_with("--"))
+        value = args[i + 1];
+      const std::size_t flag_index = i;
+      if (value && eq == std::string::npos) ++i;  // the value is not a positional argument
+      source::Region r = args[flag_index].region;
+      if (value && eq == std::string::npos) {
+        r.end = value->region.end;
+        r.end_byte = value->region.end_byte;
+      }
+      if (name == "config") t.complete = false;
+      if (!args[flag_index].known || (value && !value->known)) {
+        if (name == "fsdp" || name == "fsdp_config" || name == "gradient_checkpointing") t.complete = false;
+        continue;
+      }
+      if (name == "fsdp") {
+        any = true;
+        set_fsdp(t, value ? model::Value::of_string(value->text) : model::Value::of_bool(true), r);
+        if (value && (value->text == "false" || value->text == "False")) t.fsdp_on = false;
+        if (value && (value->text == "true" || value->text == "True")) {
+          t.words.clear();
+          t.fsdp_on = true;
+        }
+      } else if (name == "fsdp_config") {
+        any = true;
+        t.has_fsdp_config = true;
+        t.fsdp_config_region = r;
+        t.version = std::nullopt;  // a file or a JSON string: read by HF001's binding, not here
+      } else if (name == "gradient_checkpointing") {
+        any = true;
+        const std::string v = value ? value->text : "true";
+        t.gradient_checkpointing = v == "true" || v == "True" || v == "1" || v == "yes";
+        t.gradient_checkpointing_region = r;
+      }
+    }
+    if (t.has_fsdp_config) {
+      // A bound `--fsdp_config x.json`: its version decides.
+      for (const model::Document* d : l.documents) {
+        if (d->kind == model::DocKind::TrainerFsdpConfig && d->root_map() != nullptr)
+          t.version = version_from_dict(model::value_of(*d->root_map()));
+      }
+    }
+    if (any) out.push_back(std::move(t));
+  }
+  return out;
+}
+
+}  // namespace lint::rules::trainer

@@ -1,0 +1,34 @@
+// LL006: a launch command names a file that is not found, so the launch is checked without it.
+#include <filesystem>
+
+#include "lint/bind/file_refs.hpp"
+#include "lint/rule/rule.hpp"
+
+namespace lint::rules {
+namespace {
+
+class MissingLaunchFile final : public rule::Rule {
+ public:
+  void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
+    if (l.per_file || !l.command || l.command_document == nullptr) return;
+    const bind::FileRefs refs = bind::referenced_files(*l.command_document, *l.command);
+    for (const auto& w : refs.written) {
+      if (!w.word.known || w.word.text.empty() || w.word.text.front() == '{' || !w.word.region.valid()) continue;
+      std::error_code ec;
+      bool found = false;
+      for (const std::string& c : w.candidates) found = found || std::filesystem::is_regular_file(c, ec);
+      if (found) continue;
+      // The message names no tried path: those depend on where launchlint runs, the finding must not.
+      ctx.report(l.command_document->path(), w.word.region,
+                 "The " + w.role + " `" + w.word.text +
+                     "` of this launch is not found (relative to the folder the command runs in, the script's "
+                     "folder or the project root), so the launch is checked without it.");
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<rule::Rule> make_missing_launch_file() { return std::make_unique<MissingLaunchFile>(); }
+
+}  // namespace lint::rules

@@ -1,0 +1,144 @@
+// LCH007: the launcher appends a local-rank option to the script's command line (`deepspeed`: `--local_rank=N`
+// unless --no_local_rank, DeepSpeed deepspeed/launcher/launch.py:260-262; `python -m torch.distributed.launch`:
+// `--local-rank=N` unless --use-env, torch torch/distributed/run.py `config_from_args`), and the script parses its
+// arguments with argparse's parse_args() without defining that option: argparse exits with "unrecognized arguments".
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include "rules/support.hpp"
+
+namespace lint::rules {
+namespace {
+
+/// The option the launcher of `c` appends, or empty when it appends none (or that is not known).
+std::string appended_option(const parse::LaunchCommand& c, const model::Document* command_doc) {
+  if (c.module || !c.script) return {};
+  if (c.tool == parse::LaunchTool::DeepSpeed) {
+    if (parse::find_flag(c, "no_local_rank") != nullptr) return {};
+    return "--local_rank";
+  }
+  if (c.tool != parse::LaunchTool::Torchrun || command_doc == nullptr) return {};
+  // torchrun and `python -m torch.distributed.run` set LOCAL_RANK only; the retired `torch.distributed.launch`
+  // passes the option unless --use-env (torch/distributed/launch.py adds `--use-env`, default False).
+  const std::string& text = command_doc->source->text();
+  const auto b = c.region.begin_byte, e = std::min(c.region.end_byte, text.size());
+  if (b >= e || text.substr(b, e - b).find("torch.distributed.launch") == std::string::npos) return {};
+  if (parse::find_flag(c, "use_env") != nullptr) return {};
+  return "--local-rank";
+}
+
+/// argparse's view of `option`: accepted when an option string equals it, or (allow_abbrev, the default) when it is
+/// the prefix of exactly one option string.
+bool accepted(const std::vector<std::string>& options, const std::string& option, bool allow_abbrev) {
+  int prefixed = 0;
+  for (const std::string& o : options) {
+    if (o == option) return true;
+    if (allow_abbrev && o.starts_with(option)) ++prefixed;
+  }
+  return prefixed == 1;
+}
+
+/// True when `name` appears as an argument of some call: `(name`, `, name` or `=name` followed by `,` or `)`.
+bool passed_to_a_call(const std::string& text, const std::string& name) {
+  if (name.empty()) return true;
+  auto is_ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '.'; };
+  for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+    const std::size_t end = at + name.size();
+    if ((at > 0 && is_ident(text[at - 1])) || (end < text.size() && is_ident(text[end]))) continue;
+    std::size_t b = at;
+    while (b > 0 && (text[b - 1] == ' ' || text[b - 1] == '\t' || text[b - 1] == '\n')) --b;
+    std::size_t e = end;
+    while (e < text.size() && (text[e] == ' ' || text[e] == '\t' || text[e] == '\n')) ++e;
+    const bool opens = b > 0 && (text[b - 1] == '(' || text[b - 1] == ',' ||
+                                 (text[b - 1] == '=' && (b < 2 || (text[b - 2] != '=' && text[b - 2] != '!'))));
+    const bool closes = e < text.size() && (text[e] == ',' || text[e] == ')');
+    if (opens && closes) return true;
+  }
+  return false;
+}
+
+class LocalRankArgumentRejected final : public rule::Rule {
+ public:
+  void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
+    if (!l.command || l.command_document == nullptr) return;
+    const std::string option = appended_option(*l.command, l.command_document);
+    if (option.empty()) return;
+    const model::Document* script = nullptr;
+    for (const model::Document* d : l.documents) {
+      if (d->kind != model::DocKind::PythonScript || !d->python) continue;
+      if (script != nullptr) return;  // several Python files: which one parses the command line is not known
+      script = d;
+    }
+    if (script == nullptr) return;
+    const model::PythonFacts& py = *script->python;
+
+    // Exactly one argparse parser, built here, read with parse_args() of the real command line.
+    const std::vector<const model::PyCall*> parsers = py.calls_named("ArgumentParser");
+    if (parsers.size() != 1 || parsers.front()->callee != "argparse.ArgumentParser") return;
+    bool allow_abbrev = true;
+    if (const model::PyArg* a = parsers.front()->keyword("allow_abbrev")) {
+      if (a->value.kind != model::ValueKind::Bool) return;
+      allow_abbrev = a->value.boolean;
+    }
+    for (std::string_view other : {"HfArgumentParser", "TrlParser", "parse_known_args", "parse_known_intermixed_args",
+                                   "add_subparsers", "Fire", "parse_intermixed_args"}) {
+      if (!py.calls_named(other).empty()) return;
+    }
+    if (parsers.front()->keyword("parents") != nullptr) return;  // options inherited from other parsers
+    // parser.parse_args() (a method call): `args = parse_args()` is the script's own helper that wraps it.
+    std::vector<const model::PyCall*> parses;
+    for (const model::PyCall* p : py.calls_named("parse_args")) {
+      if (!p->receiver.empty()) parses.push_back(p);
+    }
+    if (parses.size() != 1 || !parses.front()->args.empty() || parses.front()->has_unresolved_unpacking) return;
+    // A parser handed to a helper (`add_model_args(parser)`, `deepspeed.add_config_arguments(parser)`) may get
+    // options this file does not show.
+    if (passed_to_a_call(script->source->text(), parses.front()->receiver)) return;
+
+    std::vector<std::string> options;
+    for (const model::PyCall* add : py.calls_named("add_argument")) {
+      if (add->has_unresolved_unpacking) return;
+      if (const model::PyArg* n = add->keyword("nargs"); n != nullptr && n->value.kind != model::ValueKind::Int &&
+                                                          !(n->value.kind == model::ValueKind::String &&
+                                                            (n->value.text == "?" || n->value.text == "*" ||
+                                                             n->value.text == "+"))) {
+        return;  // argparse.REMAINDER and the like swallow the rest of the command line
+      }
+      for (const model::PyArg& a : add->args) {
+        if (!a.name.empty()) continue;
+        if (a.value.kind != model::ValueKind::String) return;  // an option name not statically known
+        if (a.value.text.starts_with("-")) options.push_back(a.value.text);
+      }
+    }
+    if (accepted(options, option, allow_abbrev)) return;
+
+    const parse::LaunchCommand& c = *l.command;
+    const bool ds = c.tool == parse::LaunchTool::DeepSpeed;
+    // The same name with `_` and `-` swapped (after the leading `--`): argparse does not treat them as one.
+    std::string swapped = option;
+    for (std::size_t i = 2; i < swapped.size(); ++i) {
+      if (swapped[i] == '_') swapped[i] = '-';
+      else if (swapped[i] == '-') swapped[i] = '_';
+    }
+    const bool other_spelling = std::find(options.begin(), options.end(), swapped) != options.end();
+    std::string message = std::string(ds ? "The `deepspeed` launcher" : "`torch.distributed.launch`") +
+                          " appends `" + option + "=<rank>` to the script's arguments, and `" +
+                          std::string(script->path()) + "` parses them with argparse without defining `" + option +
+                          (other_spelling ? "` (it defines `" + swapped + "`, a different option string to argparse)"
+                                          : "`") +
+                          ": every rank exits with \"unrecognized arguments: " + option + "=0\". ";
+    message += ds ? "Add `parser.add_argument(\"--local_rank\", type=int)`, or pass `--no_local_rank` to `deepspeed`."
+                  : "Launch with `torchrun` (it sets only the LOCAL_RANK variable), or define `--local-rank` in the "
+                    "parser.";
+    ctx.report(l.command_document->path(), c.script->region, std::move(message),
+               {rule::RelatedLocation{script->path(), parses.front()->region, "The script's arguments are parsed here."}});
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<rule::Rule> make_local_rank_argument_rejected() { return std::make_unique<LocalRankArgumentRejected>(); }
+
+}  // namespace lint::rules

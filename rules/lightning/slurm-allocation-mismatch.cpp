@@ -1,0 +1,167 @@
+// PL004: a Lightning Trainer/Fabric started with `srun` from an sbatch script whose #SBATCH allocation disagrees with
+// `devices` / `num_nodes`: Lightning raises (lightning src/lightning/fabric/plugins/environments/slurm.py:158-172,
+// :211-224), the device parser refuses more GPUs than the node was given, or SLURM starts fewer tasks than Lightning
+// counts.
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "rules/support.hpp"
+
+namespace lint::rules {
+namespace {
+
+struct Directive {
+  std::int64_t value = 0;
+  source::Region region;
+};
+
+std::optional<std::int64_t> leading_int(std::string_view s) {
+  std::int64_t v = 0;
+  std::size_t i = 0;
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+    if (v > 1'000'000) return std::nullopt;
+    v = v * 10 + (s[i] - '0');
+    ++i;
+  }
+  if (i == 0 || (i < s.size() && s[i] != ' ' && s[i] != '\t')) return std::nullopt;
+  return v;
+}
+
+/// The #SBATCH directives sbatch reads: comment lines `#SBATCH ...` before the first command line.
+std::map<std::string, Directive> sbatch_directives(const model::Document& doc) {
+  std::map<std::string, Directive> out;
+  const std::string& t = doc.source->text();
+  std::size_t pos = 0;
+  while (pos < t.size()) {
+    std::size_t end = t.find('\n', pos);
+    if (end == std::string::npos) end = t.size();
+    std::string_view line(t.data() + pos, end - pos);
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+    if (!line.empty() && line.front() != '#') break;  // the first command ends the directives
+    if (line.starts_with("#SBATCH")) {
+      std::string_view rest = line.substr(7);
+      while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
+      std::string_view name = rest;
+      std::string_view value;
+      if (const auto eq = rest.find('='); eq != std::string_view::npos && rest.starts_with("--")) {
+        name = rest.substr(0, eq);
+        value = rest.substr(eq + 1);
+      } else if (const auto sp = rest.find_first_of(" \t"); sp != std::string_view::npos) {
+        name = rest.substr(0, sp);
+        value = rest.substr(sp + 1);
+        while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+      }
+      std::string key(name);
+      if (key == "-n") key = "--ntasks";
+      if (key == "-N") key = "--nodes";
+      std::optional<std::int64_t> n;
+      if (key == "--gres" || key == "--gpus-per-node") {
+        // gpu:N, gpu:type:N, N (gpus-per-node)
+        std::string_view v = value.substr(0, value.find_first_of(", \t"));
+        if (key == "--gres" && !v.starts_with("gpu:")) v = {};
+        const auto colon = v.rfind(':');
+        n = leading_int(colon == std::string_view::npos ? v : v.substr(colon + 1));
+        key = "gpus-per-node";
+      } else if (key == "--ntasks" || key == "--ntasks-per-node" || key == "--nodes") {
+        n = leading_int(value);
+      }
+      if (n) out[key] = Directive{*n, doc.source->region(pos, pos + line.size())};
+    }
+    pos = end + 1;
+  }
+  return out;
+}
+
+bool is_lightning_entry(const model::PyCall& c) {
+  if (c.name != "Trainer" && c.name != "Fabric") return false;
+  return c.callee.starts_with("lightning") || c.callee.starts_with("pytorch_lightning") || c.callee.starts_with("L.") ||
+         c.callee.starts_with("pl.");
+}
+
+class SlurmAllocationMismatch final : public rule::Rule {
+ public:
+  void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
+    if (!l.command || l.command_document == nullptr) return;
+    const std::string& st = l.command_document->source->text();
+    const auto b = l.command->region.begin_byte, e = std::min(l.command->region.end_byte, st.size());
+    if (b >= e || st.substr(b, e - b).find("srun") == std::string::npos) return;  // Lightning reads srun's tasks
+    const std::map<std::string, Directive> sb = sbatch_directives(*l.command_document);
+    if (sb.empty()) return;
+    auto get = [&](const char* k) -> const Directive* {
+      const auto it = sb.find(k);
+      return it == sb.end() ? nullptr : &it->second;
+    };
+    const Directive* ntasks = get("--ntasks");
+    const Directive* per_node = get("--ntasks-per-node");
+    const Directive* nodes = get("--nodes");
+    const Directive* gpus = get("gpus-per-node");
+    const std::string& path = l.command_document->path();
+
+    for (const model::Document* d : l.documents) {
+      if (d->kind != model::DocKind::PythonScript || !d->python) continue;
+      for (const model::PyCall& c : d->python->calls) {
+        if (!is_lightning_entry(c) || c.has_unresolved_unpacking) continue;
+        const model::PyArg* dev = c.keyword("devices");
+        const model::PyArg* nn = c.keyword("num_nodes");
+        // `devices` as an explicit count (not "auto", a list or a variable); `num_nodes` defaults to 1.
+        const bool has_devices = dev != nullptr && dev->value.kind == model::ValueKind::Int;
+        const std::int64_t devices = has_devices ? dev->value.integer : 0;
+        const bool has_num_nodes = nn == nullptr || nn->value.kind == model::ValueKind::Int;
+        const std::int64_t num_nodes = nn != nullptr && has_num_nodes ? nn->value.integer : 1;
+        const std::string call = c.name + "(...)";
+        auto at_call = [&](const model::PyArg* a, std::string what) {
+          return std::vector<rule::RelatedLocation>{
+              rule::RelatedLocation{d->path(), a != nullptr ? a->region : c.region, std::move(what)}};
+        };
+        if (ntasks != nullptr && ntasks->value > 1 && per_node == nullptr) {
+          ctx.report(path, ntasks->region,
+                     "Lightning refuses `--ntasks=" + std::to_string(ntasks->value) +
+                         "` without `--ntasks-per-node` under srun (RuntimeError: this variable is not supported); "
+                         "use `--ntasks-per-node` with `--nodes`.",
+                     at_call(nullptr, "The Lightning entry point started by srun."));
+        }
+        if (per_node != nullptr && has_devices && devices != per_node->value) {
+          ctx.report(path, per_node->region,
+                     "`--ntasks-per-node=" + std::to_string(per_node->value) + "` but " + call + " asks for `devices=" +
+                         std::to_string(devices) + "`: Lightning raises ValueError (the tasks per node must equal "
+                         "`devices`). Make them equal.",
+                     at_call(dev, "devices is set here."));
+        }
+        if (nodes != nullptr && has_num_nodes && num_nodes != nodes->value) {
+          ctx.report(path, nodes->region,
+                     "`--nodes=" + std::to_string(nodes->value) + "` but " + call + " runs with `num_nodes=" +
+                         std::to_string(num_nodes) + "`" + (nn == nullptr ? " (its default)" : "") +
+                         ": Lightning raises ValueError (the SLURM node count must equal `num_nodes`).",
+                     at_call(nn, nn != nullptr ? "num_nodes is set here." : "num_nodes is not set (default 1)."));
+        }
+        if (gpus != nullptr && has_devices && devices > gpus->value) {
+          ctx.report(path, gpus->region,
+                     "The job is given " + std::to_string(gpus->value) + " GPU(s) per node but " + call +
+                         " asks for `devices=" + std::to_string(devices) + "`: SLURM exposes only the allocated GPUs, "
+                         "and Lightning's device parser raises (\"You requested gpu ... But your machine only has\").",
+                     at_call(dev, "devices is set here."));
+        }
+        if (ntasks != nullptr && per_node != nullptr) {
+          const std::int64_t want = per_node->value * (nodes != nullptr ? nodes->value : 1);
+          if (ntasks->value < want) {
+            ctx.report(path, ntasks->region,
+                       "`--ntasks=" + std::to_string(ntasks->value) + "` takes precedence over `--ntasks-per-node=" +
+                           std::to_string(per_node->value) + "`: srun starts " + std::to_string(ntasks->value) +
+                           " task(s) in all, while Lightning counts its devices from the tasks per node (" +
+                           std::to_string(want) + " expected): the run does not use the processes and GPUs the "
+                           "script counts. Drop `--ntasks` or make it `--ntasks-per-node` x `--nodes`.",
+                       at_call(nullptr, "The Lightning entry point started by srun."));
+          }
+        }
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<rule::Rule> make_slurm_allocation_mismatch() { return std::make_unique<SlurmAllocationMismatch>(); }
+
+}  // namespace lint::rules

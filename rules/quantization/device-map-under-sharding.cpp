@@ -1,0 +1,60 @@
+// QNT002: device_map / low_cpu_mem_usage in from_pretrained under DeepSpeed ZeRO-3, or device_map under FSDP.
+#include "rules/quantization/support.hpp"
+
+namespace lint::rules {
+namespace {
+
+class DeviceMapUnderSharding final : public rule::Rule {
+ public:
+  void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
+    const model::QuantizationFacts q = model::quantization_facts(l);
+    if (q.device_maps.empty()) return;
+    const model::DeepSpeedState ds = model::deepspeed_state(l);
+    if (ds.on && ds.zero_stage == 3) {
+      for (const model::Site& s : q.device_maps) {
+        ctx.report(s.path, s.region,
+                   "`" + s.what +
+                       "` under DeepSpeed ZeRO-3: transformers raises ValueError(\"DeepSpeed Zero-3 is "
+                       "not compatible with passing a `device_map`.\") when ZeRO-3 is configured before the model is "
+                       "loaded (and if it is not, every rank loads the whole model). Drop `device_map` (ZeRO-3 "
+                       "partitions the weights while they load).",
+                   related_site(ds.stage_site, "ZeRO stage 3 is set here."));
+      }
+      return;
+    }
+    if (!l.fsdp_enabled() && !(ds.on && ds.zero_stage && *ds.zero_stage < 3)) return;
+    const model::Setting* on = fsdp_site(l);
+    auto rel = on != nullptr ? related_to(on, "FSDP is turned on here.")
+                             : related_site(ds.turned_on, "DeepSpeed is turned on here.");
+    for (const model::Site& s : q.auto_device_maps) {
+      ctx.report(s.path, s.region,
+                 "`" + s.what +
+                     "` in a distributed launch: on a machine with several GPUs each process spreads "
+                     "the model over all of them, and accelerate's prepare() raises ValueError(\"You can't train a "
+                     "model that has been loaded with `device_map='auto'` in any distributed mode.\"). Load the model "
+                     "without `device_map` and let " +
+                     std::string(on != nullptr ? "FSDP" : "DeepSpeed") + " place it.",
+                 rel);
+    }
+    if (on == nullptr) return;
+    for (const model::Site& s : q.device_maps) {
+      if (std::any_of(q.auto_device_maps.begin(), q.auto_device_maps.end(),
+                      [&](const model::Site& a) { return a.region == s.region && a.path == s.path; }))
+        continue;
+      ctx.report(s.path, s.region,
+                 "`" + s.what +
+                     "` under FSDP: every rank loads the whole model onto its GPU before FSDP shards it, "
+                     "so peak memory at load time is the full model on each GPU. Load without `device_map` (FSDP's "
+                     "`cpu_ram_efficient_loading` loads on rank 0 only and broadcasts).",
+                 rel, rule::Severity::Warning);
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<rule::Rule> make_device_map_under_sharding() {
+  return std::make_unique<DeviceMapUnderSharding>();
+}
+
+}  // namespace lint::rules

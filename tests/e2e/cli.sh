@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# The command line never fails silently: every misuse exits 2 with a message that says what is wrong (and the
+# closest real flag, code, command or key), and runs that check nothing say so.
+set -uo pipefail
+bin=$(realpath "$1")
+repo=$(pwd)
+ex="$repo/examples/7b-lora-shard-grad-op"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+fail=0
+# expect RC PATTERN CMD...: exit status RC and PATTERN (grep -E) in stdout+stderr.
+expect() {
+  local want=$1 pattern=$2
+  shift 2
+  local out rc
+  out=$("$@" 2>&1 </dev/null); rc=$?
+  if [ "$rc" -eq "$want" ] && grep -qE -- "$pattern" <<<"$out"; then
+    echo "ok   [$rc] ${*:2}"
+  else
+    echo "FAIL [$rc, want $want /$pattern/] ${*:2}"; echo "$out" | head -5; fail=1
+  fi
+}
+L=("$bin" --color never)
+
+# flags, commands, values
+expect 2 "unknown option '--selct' \(did you mean '--select'\?\)" "${L[@]}" --selct FSDP001 "$ex"
+expect 2 "unknown option '--formt'.*'--format'" "${L[@]}" --formt=json "$ex"
+expect 2 "did you mean the command 'explain'" "${L[@]}" explian "$ex"
+expect 2 "unknown format 'sarf'.*did you mean 'sarif'" "${L[@]}" --format sarf "$ex"
+expect 2 "--fail-on must be one of error, warning, info, never, not 'bogus'" "${L[@]}" --fail-on bogus "$ex"
+expect 2 "--color must be one of" "${L[@]}" --color sometimes "$ex"
+expect 2 "--jobs" "${L[@]}" --jobs many "$ex"
+# rule codes, case-insensitive, with suggestions
+expect 2 "--severity: unknown rule code or prefix 'FSDP999'" "${L[@]}" --severity FSDP999=error "$ex"
+expect 2 "--severity level must be one of error, warning, info, not 'eror'.*'error'" "${L[@]}" --severity FSDP001=eror "$ex"
+expect 2 "--severity needs CODE=LEVEL" "${L[@]}" --severity FSDP001 "$ex"
+expect 2 "--select: unknown rule code or prefix 'NOPE'" "${L[@]}" --select NOPE "$ex"
+expect 2 "--ignore: unknown rule code or prefix 'FSDP0O1' \(did you mean 'FSDP001'\?\)" "${L[@]}" --ignore FSDP0O1 "$ex"
+expect 2 "--extend-select: unknown" "${L[@]}" --extend-select XYZ "$ex"
+expect 1 "FSDP001" "${L[@]}" --select fsdp001 "$ex"
+expect 0 "All checks passed" "${L[@]}" --ignore fsdp "$ex"
+# stdin, config
+expect 2 "standard input needs a name.*--stdin-filename" "${L[@]}" -
+expect 2 "'-' reads standard input: give no other paths" "${L[@]}" - --stdin-filename a.yaml "$ex"
+expect 2 "--stdin-filename names standard input: add '-'" "${L[@]}" --stdin-filename a.yaml "$ex"
+expect 2 "--isolated ignores every configuration file" "${L[@]}" --isolated --config x.toml "$ex"
+expect 2 "x.toml: cannot read configuration file" "${L[@]}" --config x.toml "$ex"
+# explain and rule
+expect 2 "explain: no such file or directory: nope" "${L[@]}" explain nope
+expect 2 "explain needs PATHS" "${L[@]}" explain
+expect 2 "explain writes text or json, not sarif" "${L[@]}" explain --format sarif "$ex"
+expect 2 "unknown rule 'FSDP01' \(did you mean 'FSDP001'\?\)" "${L[@]}" rule FSDP01
+expect 2 "rule needs a CODE" "${L[@]}" rule
+expect 2 "rule writes text or json, not sarif" "${L[@]}" rule --all --format sarif
+expect 0 "^# FSDP001 " "${L[@]}" rule fsdp001
+expect 0 "^# FSDP001 " "${L[@]}" rule shard-grad-op-without-activation-checkpointing
+expect 0 '"code": "LL005"' "${L[@]}" rule --all --format json
+expect 0 '"code": "FSDP001"' "${L[@]}" rule FSDP001 --format json
+# --statistics honours --format
+expect 2 "--statistics writes text or json, not junit" "${L[@]}" --statistics --format junit "$ex"
+expect 1 '"count": 1' "${L[@]}" --statistics --format json "$ex"
+expect 1 "^1	FSDP001	shard-grad-op" "${L[@]}" --statistics "$ex"
+# help and version answer 0
+expect 0 "Usage: launchlint" "${L[@]}" --help
+expect 0 "^launchlint [0-9]+\.[0-9]+\.[0-9]+$" "${L[@]}" --version
+
+# configuration files: unknown codes, keys, values, with their position
+mkdir cfg && cp "$ex"/* cfg/
+printf 'select = ["NOPE"]\n' > cfg/launchlint.toml
+expect 2 "launchlint.toml:1:11: unknown rule code or prefix 'NOPE'" "${L[@]}" cfg
+printf 'selct = ["ALL"]\n' > cfg/launchlint.toml
+expect 2 "launchlint.toml:1:1: unknown configuration key 'selct' \(did you mean 'select'\?\)" "${L[@]}" cfg
+printf 'fail-on = "bogus"\n' > cfg/launchlint.toml
+expect 2 "launchlint.toml:1:11: fail-on must be" "${L[@]}" cfg
+printf '[severity]\nFSDP999 = "error"\n' > cfg/launchlint.toml
+expect 2 "launchlint.toml:2:1: unknown rule code or prefix 'FSDP999'" "${L[@]}" cfg
+printf '[per-file-ignores]\n"*.yaml" = ["FSDP0001"]\n' > cfg/launchlint.toml
+expect 2 "launchlint.toml:2:13: unknown rule code or prefix 'FSDP0001'" "${L[@]}" cfg
+printf '[[launch]]\nscirpt = "train.py"\n' > cfg/launchlint.toml
+expect 2 "unknown key 'scirpt' in \[\[launch\]\] \(did you mean 'script'\?\)" "${L[@]}" cfg
+# the README's example configuration is accepted as written
+sed -n '/^## Configuration/,/^## Suppressions/p' "$repo/README.md" | sed -n '/^```toml$/,/^```$/p' | sed '1d;$d' \
+  > cfg/launchlint.toml
+grep -q '^select' cfg/launchlint.toml || { echo "FAIL the README's example config was not found"; fail=1; }
+expect 0 "" "${L[@]}" cfg
+rm cfg/launchlint.toml
+
+# nothing to check is said, not silent
+mkdir empty
+expect 0 "warning: no launch file found in empty" "${L[@]}" empty
+echo "just notes" > notes.txt
+expect 0 "info: notes.txt is not a launch file launchlint knows" "${L[@]}" notes.txt
+printf 'name: my-service\nreplicas: 3\n' > service.yaml
+expect 0 "info: service.yaml is not a launch file" "${L[@]}" service.yaml
+
+# default excludes and extend-exclude
+for d in venv .venv build node_modules site-packages __pycache__ lib/python3.11/site-packages; do
+  mkdir -p "proj/$d" && cp "$ex/fsdp.yaml" "proj/$d/"
+done
+expect 0 "warning: no launch file found" "${L[@]}" proj
+mkdir -p proj/vendored && cp "$ex/fsdp.yaml" proj/vendored/
+expect 1 "proj/vendored/fsdp.yaml" "${L[@]}" proj
+printf 'extend-exclude = ["vendored"]\n' > proj/launchlint.toml
+expect 0 "no launch file found" "${L[@]}" proj
+printf 'exclude = []\n' > proj/launchlint.toml
+expect 1 "proj/build/fsdp.yaml" "${L[@]}" proj
+
+# colour from the environment
+out=$(FORCE_COLOR=1 "$bin" "$ex" 2>&1); grep -q $'\e\[' <<<"$out" && echo "ok   FORCE_COLOR=1 colours" || { echo "FAIL FORCE_COLOR"; fail=1; }
+out=$(CLICOLOR_FORCE=1 "$bin" "$ex" 2>&1); grep -q $'\e\[' <<<"$out" && echo "ok   CLICOLOR_FORCE=1 colours" || { echo "FAIL CLICOLOR_FORCE"; fail=1; }
+out=$(FORCE_COLOR=1 "$bin" --color never "$ex" 2>&1); grep -q $'\e\[' <<<"$out" && { echo "FAIL --color never wins"; fail=1; } || echo "ok   --color never wins over FORCE_COLOR"
+out=$(TERM=dumb script -qec "$bin $ex" /dev/null 2>&1); grep -q $'\e\[1' <<<"$out" && { echo "FAIL TERM=dumb"; fail=1; } || echo "ok   TERM=dumb on a terminal: no colour"
+out=$(TERM=xterm script -qec "$bin $ex" /dev/null 2>&1); grep -q $'\e\[1' <<<"$out" && echo "ok   a terminal gets colour" || { echo "FAIL a terminal gets colour"; fail=1; }
+exit $fail

@@ -1,0 +1,175 @@
+#include "lint/memory/shape.hpp"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "lint/driver/driver.hpp"
+#include "lint/memory/estimate.hpp"
+#include "rules/registry.hpp"
+
+using lint::memory::Optimizer;
+using lint::memory::Strategy;
+using lint::memory::Training;
+using lint::memory::TrainingShape;
+
+namespace {
+
+/// The shape of the launch whose name starts with `name` (bound launches are named after their command).
+TrainingShape shape_of(const std::string& path, const std::string& name) {
+  lint::driver::RunOptions opts;
+  opts.paths = {std::string(LAUNCHLINT_SOURCE_DIR) + "/" + path};
+  opts.selection.select = std::vector<std::string>{"LL001"};
+  opts.jobs = 1;
+  const auto result = lint::driver::run(lint::rules::rule_table(), opts);
+  for (const auto& l : result.launches) {
+    if (l.name.find(name) != std::string::npos) return lint::memory::read_training_shape(l);
+  }
+  FAIL("no launch named " << name);
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("shape of accelerate + peft script: LoRA, FSDP1 strategy, world size", "[memory]") {
+  const auto s = shape_of("examples/7b-lora-shard-grad-op", "launch.sh");
+  REQUIRE(s.model_id.known());
+  CHECK(*s.model_id.value == "meta-llama/Llama-2-7b-hf");
+  REQUIRE(s.geometry);
+  CHECK(s.geometry->decoder_layer_class == "LlamaDecoderLayer");
+  CHECK(s.training.value == Training::Lora);
+  CHECK(s.lora_r.value == 16);
+  CHECK(*s.lora_targets.value == std::vector<std::string>{"q_proj", "k_proj", "v_proj", "o_proj"});
+  CHECK(s.base_bytes.value == 2);
+  CHECK(s.optimizer.value == Optimizer::AdamW);
+  CHECK(s.world_size.value == 8);
+  CHECK(s.strategy == Strategy::Fsdp1);
+  CHECK(s.sharding == "SHARD_GRAD_OP");
+  CHECK(s.checkpointing.value == false);
+  CHECK(s.use_orig_params == true);
+  CHECK_FALSE(s.seq_len.known());
+  CHECK_FALSE(s.micro_batch.known());
+}
+
+TEST_CASE("the bundled example's estimates are within 10% of the measured table", "[memory]") {
+  const auto s = shape_of("examples/7b-lora-shard-grad-op", "launch.sh");
+  const double gib = 1024.0 * 1024.0 * 1024.0;
+  const auto sgo = lint::memory::estimate_launch(s);
+  const auto full = lint::memory::estimate_launch(s, std::string("FULL_SHARD"));
+  // Measured (docs/memory.md): SHARD_GRAD_OP 23.6, FULL_SHARD 11.9 GiB per GPU on 8 ranks.
+  CHECK(std::abs(sgo.peak / gib / 23.6 - 1.0) <= 0.10);
+  CHECK(std::abs(full.peak / gib / 11.9 - 1.0) <= 0.10);
+  // Unknown sequence length and micro-batch make a range around the central estimate.
+  CHECK(sgo.peak_low < sgo.peak);
+  CHECK(sgo.peak_high > sgo.peak);
+  CHECK(sgo.unknowns.size() == 2);
+}
+
+TEST_CASE("shape of TRL SFTConfig: full fine-tune, micro-batch, max_length", "[memory]") {
+  const auto s = shape_of("fixtures/estimated-out-of-memory/bad_ddp_8b_full_finetune", "launch.sh");
+  CHECK(*s.model_id.value == "meta-llama/Llama-3.1-8B");
+  CHECK(s.training.value == Training::Full);
+  CHECK(s.micro_batch.value == 4);
+  CHECK(s.seq_len.value == 4096);
+  CHECK(s.mixed_precision.value == std::string("bf16"));
+  CHECK(s.strategy == Strategy::Ddp);
+  CHECK(s.world_size.value == 8);
+}
+
+TEST_CASE("shape of axolotl YAML: adapter, rank, all-linear targets, sequence_len", "[memory]") {
+  const auto s = shape_of("fixtures/parallel-degree-vs-heads/bad_tp_does_not_divide_heads.yaml", "bad_tp");
+  CHECK(*s.model_id.value == "meta-llama/Llama-3.2-3B");
+  CHECK(s.training.value == Training::Lora);
+  CHECK(s.lora_r.value == 16);
+  CHECK(*s.lora_targets.value == std::vector<std::string>{"all-linear"});
+  CHECK(s.seq_len.value == 4096);
+  CHECK(s.micro_batch.value == 1);
+  CHECK(s.tp_degree.value == 16);
+}
+
+TEST_CASE("shape of LLaMA-Factory + DeepSpeed: full, ZeRO-3, micro-batch", "[memory]") {
+  const auto s = shape_of("fixtures/batch-size-mismatch/bad_llamafactory", "train.sh");
+  CHECK(*s.model_id.value == "meta-llama/Meta-Llama-3-8B-Instruct");
+  CHECK(s.training.value == Training::Full);
+  CHECK(s.zero_stage.value == 3);
+  CHECK(s.micro_batch.value == 2);
+  CHECK(s.grad_accum.value == 4);
+  CHECK(s.strategy == Strategy::DeepSpeed);
+}
+
+TEST_CASE("shape of torchtitan TOML: flavor, seq_len, TP degree", "[memory]") {
+  const auto s = shape_of("fixtures/parallel-degree-vs-heads/bad_tp_does_not_divide_kv_heads.toml", "bad_tp");
+  CHECK(*s.model_id.value == "llama3/8B");
+  REQUIRE(s.geometry);
+  CHECK(s.geometry->kv_heads == 8);
+  CHECK(s.seq_len.value == 8192);
+  CHECK(s.tp_degree.value == 16);
+}
+
+TEST_CASE("estimates for unknown models are not guessed", "[memory]") {
+  const auto s = shape_of("fixtures/wrap-class-not-in-model/ok_unknown_model.py", "ok_unknown");
+  CHECK_FALSE(s.model_id.known());
+  const auto e = lint::memory::estimate_launch(s);
+  CHECK_FALSE(e.available);
+  CHECK(e.unavailable == "the launched model is not known");
+}
+
+TEST_CASE("memory model physics: sharding, checkpointing and offload move the peak the right way", "[memory]") {
+  lint::memory::Inputs in;
+  in.geometry = *lint::memory::find_geometry("meta-llama/Llama-3.1-8B");
+  in.training = Training::Full;
+  in.strategy = Strategy::Fsdp1;
+  in.sharding = "FULL_SHARD";
+  const auto full = lint::memory::estimate(in);
+  in.sharding = "SHARD_GRAD_OP";
+  const auto sgo = lint::memory::estimate(in);
+  CHECK(sgo.peak > full.peak);
+  in.sharding = "FULL_SHARD";
+  in.checkpointing = true;
+  const auto ac = lint::memory::estimate(in);
+  CHECK(ac.peak < full.peak);
+  in.offload_params = true;
+  const auto off = lint::memory::estimate(in);
+  CHECK(off.steady == 0);
+  CHECK(off.peak < ac.peak);
+  in.offload_params = false;
+  in.world_size = 64;
+  CHECK(lint::memory::estimate(in).steady < ac.steady);
+  // ZeRO stages shard more as the stage rises (optimizer state, then gradients, then parameters).
+  in.strategy = Strategy::DeepSpeed;
+  in.world_size = 8;
+  double last = 1e30;
+  for (int stage = 0; stage <= 3; ++stage) {
+    in.zero_stage = stage;
+    const double peak = lint::memory::estimate(in).peak;
+    CHECK(peak < last);
+    last = peak;
+  }
+}
+
+TEST_CASE("a local model folder's config.json gives the geometry", "[memory]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "launchlint_memory_local_model";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "checkpoints" / "tiny");
+  std::ofstream(dir / "checkpoints" / "tiny" / "config.json")
+      << R"({"model_type": "mistral", "hidden_size": 1024, "num_hidden_layers": 4, "num_attention_heads": 16,
+             "num_key_value_heads": 4, "intermediate_size": 4096, "vocab_size": 32000})";
+  std::ofstream(dir / "train.py") << "from transformers import AutoModelForCausalLM, Trainer, TrainingArguments\n"
+                                     "model = AutoModelForCausalLM.from_pretrained(\"checkpoints/tiny\")\n"
+                                     "args = TrainingArguments(output_dir=\"out\", fsdp=\"full_shard\")\n"
+                                     "Trainer(model=model, args=args).train()\n";
+  lint::driver::RunOptions opts;
+  opts.paths = {dir.generic_string()};
+  opts.selection.select = std::vector<std::string>{"LL001"};
+  opts.jobs = 1;
+  const auto result = lint::driver::run(lint::rules::rule_table(), opts);
+  REQUIRE_FALSE(result.launches.empty());
+  const auto s = lint::memory::read_training_shape(result.launches.front());
+  REQUIRE(s.geometry);
+  CHECK(s.geometry->decoder_layer_class == "MistralDecoderLayer");
+  CHECK(s.geometry->kv_heads == 4);
+  CHECK(s.geometry->source.ends_with("config.json"));
+  fs::remove_all(dir);
+}

@@ -1,0 +1,136 @@
+#include "lint/parse/shell_reader.hpp"
+
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "lint/parse/integer.hpp"
+
+using lint::parse::find_flag;
+using lint::parse::find_launch_commands;
+using lint::parse::int_of;
+using lint::parse::LaunchCommand;
+using lint::parse::LaunchTool;
+using lint::parse::parse_int;
+using lint::parse::script_arguments;
+using lint::source::SourceFile;
+
+namespace {
+
+std::vector<LaunchCommand> commands(std::string text, bool makefile = false) {
+  const SourceFile file(makefile ? "Makefile" : "run.sh", std::move(text));
+  std::vector<lint::parse::ParseError> errors;
+  auto out = find_launch_commands(file, makefile, &errors);
+  CHECK(errors.empty());
+  return out;
+}
+
+const LaunchCommand& only(const std::vector<LaunchCommand>& cmds) {
+  REQUIRE(cmds.size() == 1);
+  return cmds.front();
+}
+
+}  // namespace
+
+TEST_CASE("accelerate launch: flags in both forms, store-true flags, the script and its arguments") {
+  const auto cmds = commands(
+      "accelerate launch --config_file cfg.yaml --num-processes=8 --multi_gpu train.py --fsdp \"full_shard "
+      "auto_wrap\"\n");
+  const LaunchCommand& c = only(cmds);
+  CHECK(c.tool == LaunchTool::AccelerateLaunch);
+  REQUIRE(c.flags.size() == 3);
+  CHECK(c.flags[0].name == "config_file");
+  CHECK(c.flags[0].value->text == "cfg.yaml");
+  CHECK(c.flags[1].name == "num_processes");  // dashes become underscores
+  CHECK(c.flags[1].value->text == "8");
+  CHECK(c.flags[2].name == "multi_gpu");
+  CHECK_FALSE(c.flags[2].value.has_value());  // store-true: train.py is not its value
+  REQUIRE(c.script);
+  CHECK(c.script->text == "train.py");
+  REQUIRE(c.script_args.size() == 2);
+  CHECK(c.script_args[1].text == "full_shard auto_wrap");
+  // The flag's region runs from the flag to the end of its value.
+  CHECK(c.flags[0].region.begin.column == 19);
+  CHECK(c.flags[0].region.end.column == 41);
+}
+
+TEST_CASE("launchers are recognised behind wrappers and module forms") {
+  CHECK(only(commands("srun --nodes 2 torchrun --nproc_per_node 4 train.py\n")).tool == LaunchTool::Torchrun);
+  CHECK(only(commands("python -m torch.distributed.run --nproc_per_node=2 train.py\n")).tool == LaunchTool::Torchrun);
+  CHECK(only(commands("python3 -m accelerate.commands.launch train.py\n")).tool == LaunchTool::AccelerateLaunch);
+  CHECK(only(commands("exec env A=1 deepspeed --num_gpus 8 train.py\n")).tool == LaunchTool::DeepSpeed);
+  CHECK(only(commands("nohup python -u train.py --bf16\n")).tool == LaunchTool::Python);
+  CHECK(only(commands("axolotl train cfg.yml\n")).tool == LaunchTool::Axolotl);
+  CHECK(only(commands("llamafactory-cli train sft.yaml\n")).tool == LaunchTool::LlamaFactory);
+  const auto tt_cmds = commands("NGPU=4 CONFIG_FILE=./llama.toml ./run_train.sh --training.steps 10\n");
+  const LaunchCommand& tt = only(tt_cmds);
+  CHECK(tt.tool == LaunchTool::TorchtitanRunTrain);
+  CHECK(tt.env.at("NGPU").text == "4");
+  CHECK(tt.env.at("CONFIG_FILE").text == "./llama.toml");
+}
+
+TEST_CASE("commands that are not launches are not read as launches") {
+  CHECK(commands("python -c 'print(1)'\n").empty());
+  CHECK(commands("echo accelerate launch train.py\n").empty());
+  CHECK(commands("pip install accelerate\n").empty());
+}
+
+TEST_CASE("words expand with the script's variables; what is not known stays unknown") {
+  const auto cmds = commands(
+      "NP=4\n"
+      "export FSDP_SHARDING_STRATEGY=SHARD_GRAD_OP\n"
+      "torchrun --nproc_per_node $NP --nnodes ${NODES:-2} train.py\n"
+      "torchrun --nproc_per_node $(nvidia-smi -L | wc -l) train.py\n"
+      "if true; then NP=8; fi\n"
+      "torchrun --nproc_per_node $NP train.py\n");
+  REQUIRE(cmds.size() == 3);
+  CHECK(int_of(&*find_flag(cmds[0], "nproc_per_node")->value) == 4);
+  CHECK(int_of(&*find_flag(cmds[0], "nnodes")->value) == 2);  // the script's own default
+  CHECK(cmds[0].env.at("FSDP_SHARDING_STRATEGY").text == "SHARD_GRAD_OP");
+  CHECK_FALSE(find_flag(cmds[1], "nproc_per_node")->value->known);
+  CHECK_FALSE(int_of(&*find_flag(cmds[1], "nproc_per_node")->value));
+  // An assignment inside a compound statement makes the variable unknown afterwards.
+  CHECK_FALSE(find_flag(cmds[2], "nproc_per_node")->value->known);
+}
+
+TEST_CASE("Makefile recipes are read as shell at their own positions") {
+  const auto cmds =
+      commands("train:\n\t@accelerate launch --config_file c.yaml train.py\nOTHER = torchrun x.py\n", true);
+  const LaunchCommand& c = only(cmds);
+  CHECK(c.tool == LaunchTool::AccelerateLaunch);
+  CHECK(c.region.begin.line == 2);
+  CHECK(c.region.begin.column == 3);
+}
+
+TEST_CASE("a script past the nesting limit gives one error and no commands") {
+  const SourceFile file("run.sh", std::string(300, '(') + "\naccelerate launch train.py\n");
+  std::vector<lint::parse::ParseError> errors;
+  CHECK(find_launch_commands(file, false, &errors).empty());
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].message.find("too deeply nested") != std::string::npos);
+}
+
+TEST_CASE("script arguments in HfArgumentParser style") {
+  const auto cmds = commands("python train.py --fsdp 'full_shard offload' --bf16 --fsdp-config=cfg.json --lr 1e-5\n");
+  const auto args = script_arguments(only(cmds).script_args);
+  REQUIRE(args.size() == 4);
+  CHECK(args[0].name == "fsdp");
+  CHECK(args[0].value->text == "full_shard offload");
+  CHECK(args[1].name == "bf16");
+  CHECK_FALSE(args[1].value.has_value());
+  CHECK(args[2].name == "fsdp_config");
+  CHECK(args[2].value->text == "cfg.json");
+  CHECK(args[3].value->text == "1e-5");
+}
+
+TEST_CASE("integers are read one way: base 10, whole text, as Python's int()") {
+  CHECK(parse_int("8") == 8);
+  CHECK(parse_int(" 8 ") == 8);
+  CHECK(parse_int("+8") == 8);
+  CHECK(parse_int("-1") == -1);
+  CHECK_FALSE(parse_int("8a"));
+  CHECK_FALSE(parse_int(""));
+  CHECK_FALSE(parse_int("++8"));
+  CHECK_FALSE(parse_int("0x10"));
+  CHECK_FALSE(parse_int("99999999999999999999"));  // overflow is not a number
+  CHECK(parse_int("9223372036854775807") == INT64_MAX);
+}

@@ -1,0 +1,1 @@
+accelerate launch --config_file ddp.yaml train.py

@@ -1,0 +1,1 @@
+accelerate launch --config_file config.yaml train.py

@@ -1,0 +1,1 @@
+accelerate launch --config_file multi_node.yaml train.py

@@ -1,0 +1,3 @@
+from trl import GRPOConfig
+
+args = GRPOConfig(output_dir="out")

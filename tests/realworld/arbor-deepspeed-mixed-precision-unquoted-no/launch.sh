@@ -1,0 +1,1 @@
+accelerate launch --config_file zero2.yaml grpo_train.py

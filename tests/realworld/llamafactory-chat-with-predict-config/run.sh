@@ -1,0 +1,1 @@
+llamafactory-cli chat llama3_lora_predict.yaml

@@ -1,0 +1,1 @@
+llamafactory-cli eval lora_eval.yaml

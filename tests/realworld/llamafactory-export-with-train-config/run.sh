@@ -1,0 +1,1 @@
+llamafactory-cli export llama3_lora_sec_dpo.yaml

@@ -1,0 +1,3 @@
+from llamafactory.train.tuner import run_exp
+
+run_exp()

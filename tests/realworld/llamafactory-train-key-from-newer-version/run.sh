@@ -1,0 +1,1 @@
+llamafactory-cli train qwen2_lora_sft.yaml

@@ -1,0 +1,1 @@
+llamafactory-cli webchat qwen2_5vl_full_sft.yaml

@@ -1,0 +1,3 @@
+from trl import GRPOConfig, TrlParser
+
+parser = TrlParser((GRPOConfig,))

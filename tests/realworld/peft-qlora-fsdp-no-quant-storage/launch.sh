@@ -1,0 +1,1 @@
+accelerate launch --config_file fsdp.yaml sft.py --output_dir out

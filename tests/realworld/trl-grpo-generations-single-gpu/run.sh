@@ -1,0 +1,1 @@
+python train_grpo.py

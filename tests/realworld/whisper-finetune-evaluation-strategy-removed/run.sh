@@ -1,0 +1,1 @@
+CUDA_VISIBLE_DEVICES=0 python finetune.py --train_data train.json

@@ -1,0 +1,404 @@
+#!/usr/bin/env python3
+"""Measures per-GPU training memory of LLM fine-tuning configurations on one CUDA GPU.
+
+Each configuration builds a decoder-only model from a config dict (random weights, no hub access), applies
+LoRA (PEFT) or full fine-tuning, wraps it the way accelerate / the HF Trainer do (DDP, FSDP1 with a sharding
+strategy and wrap policy, FSDP2 `fully_shard` with `reshard_after_forward`), and runs three training steps
+(forward with labels, backward, AdamW step, `zero_grad(set_to_none=True)`). World sizes above one use PyTorch's
+`fake` process group: every allocation of rank 0 is real, collectives are skipped, so per-rank tensor memory is
+what a real run of that world size allocates (checked against NCCL on two GPUs to the MiB).
+
+Recorded per configuration (third step, optimizer state present): peak allocated (`max_memory_allocated`), peak
+reserved (`max_memory_reserved`), the allocation at rest between steps, and per-phase peaks. Results are one JSON
+object per line, with the library versions, written as they are measured.
+
+Usage: measure.py OUT.jsonl [--only NAME,...] [--list]
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import sys
+import time
+import traceback
+
+import torch
+import torch.distributed as dist
+
+GiB = 1024**3
+
+# Model geometries (the published config.json values of each model).
+MODELS = {
+    "qwen2.5-0.5b": dict(arch="qwen2", hidden_size=896, num_hidden_layers=24, num_attention_heads=14,
+                         num_key_value_heads=2, intermediate_size=4864, vocab_size=151936,
+                         tie_word_embeddings=True),
+    "qwen2.5-1.5b": dict(arch="qwen2", hidden_size=1536, num_hidden_layers=28, num_attention_heads=12,
+                         num_key_value_heads=2, intermediate_size=8960, vocab_size=151936,
+                         tie_word_embeddings=True),
+    "llama-3.2-3b": dict(arch="llama", hidden_size=3072, num_hidden_layers=28, num_attention_heads=24,
+                         num_key_value_heads=8, intermediate_size=8192, vocab_size=128256,
+                         tie_word_embeddings=True),
+    "llama-2-7b": dict(arch="llama", hidden_size=4096, num_hidden_layers=32, num_attention_heads=32,
+                       num_key_value_heads=32, intermediate_size=11008, vocab_size=32000,
+                       tie_word_embeddings=False),
+    "llama-3.1-8b": dict(arch="llama", hidden_size=4096, num_hidden_layers=32, num_attention_heads=32,
+                         num_key_value_heads=8, intermediate_size=14336, vocab_size=128256,
+                         tie_word_embeddings=False),
+}
+
+
+def versions():
+    out = {"torch": torch.__version__, "python": sys.version.split()[0]}
+    for name in ("transformers", "peft", "accelerate", "bitsandbytes"):
+        try:
+            out[name] = __import__(name).__version__
+        except Exception:  # noqa: BLE001 - a missing package is recorded, not fatal
+            out[name] = None
+    out["gpu"] = torch.cuda.get_device_name(0)
+    return out
+
+
+def build_config(model: str):
+    from transformers import LlamaConfig, Qwen2Config
+
+    g = dict(MODELS[model])
+    arch = g.pop("arch")
+    cls = Qwen2Config if arch == "qwen2" else LlamaConfig
+    cfg = cls(**g, max_position_embeddings=8192)
+    return cfg
+
+
+def decoder_layer_class(model) -> type:
+    for m in model.modules():
+        if type(m).__name__.endswith("DecoderLayer"):
+            return type(m)
+    raise ValueError("no decoder layer")
+
+
+def make_model(c: dict, dtype: torch.dtype, device: str):
+    from transformers import AutoModelForCausalLM
+
+    cfg = build_config(c["model"])
+    with torch.device("meta"):
+        model = AutoModelForCausalLM.from_config(cfg, attn_implementation="sdpa")
+    model.to(dtype)
+    if c.get("ac"):
+        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+    if c["train"] == "lora":
+        from peft import LoraConfig, get_peft_model
+
+        lcfg = LoraConfig(r=c.get("r", 16), lora_alpha=32, lora_dropout=0.0,
+                          target_modules=c.get("targets", ["q_proj", "k_proj", "v_proj", "o_proj"]))
+        model = get_peft_model(model, lcfg)  # adapters fp32 when the base is bf16 (PEFT's default autocast)
+    model.train()
+    if device != "meta":
+        model.to_empty(device=device)
+        retie(model)
+        init_(model)
+    return model
+
+
+def retie(model):
+    """`to_empty` re-creates a shared parameter once per module that uses it: tie the head to the embedding again.
+
+    The measurements recorded in docs/memory/measurements.jsonl (runs 1 and 3) predate this step: their tied models
+    (Qwen2.5-0.5B/1.5B, Llama-3.2-3B) ran with an untied head.
+    """
+    base = model.get_base_model() if hasattr(model, "get_base_model") else model
+    if getattr(base.config, "tie_word_embeddings", False):
+        base.tie_weights()
+
+
+@torch.no_grad()
+def init_(module):
+    for p in module.parameters():
+        t = p.to_local() if hasattr(p, "to_local") else p
+        if t.is_floating_point() and t.numel():
+            t.normal_(0.0, 0.02)
+    for name, b in module.named_buffers():
+        if "inv_freq" in name and b.numel():
+            d = b.numel()
+            b.copy_(1.0 / (10000.0 ** (torch.arange(0, d, device=b.device, dtype=torch.float32) / d)))
+
+
+def count(model):
+    total = trainable = 0
+    seen = set()
+    for p in model.parameters():
+        if id(p) in seen:
+            continue
+        seen.add(id(p))
+        total += p.numel()
+        if p.requires_grad:
+            trainable += p.numel()
+    return total, trainable
+
+
+def setup_pg(ws: int):
+    if dist.is_initialized():
+        dist.destroy_process_group()
+    from torch.testing._internal.distributed.fake_pg import FakeStore
+
+    dist.init_process_group("fake", store=FakeStore(), rank=0, world_size=ws)
+
+
+def wrap(c: dict):
+    """Builds and wraps the model; returns (model, optimizer, info)."""
+    mode, train = c["mode"], c["train"]
+    info = {}
+    ws = c.get("ws", 1)
+    cuda = torch.device("cuda", 0)
+    if mode in ("plain", "ddp"):
+        model = make_model(c, torch.bfloat16, "cuda")
+        if mode == "ddp":
+            setup_pg(ws)
+            from torch.nn.parallel import DistributedDataParallel as DDP
+
+            model = DDP(model, device_ids=[0])
+            # The fake process group completes collectives with no result; DDP's C++ reducer needs the bucket
+            # back. This hook returns it unchanged (the default hook's averaging is in place: no memory).
+            def hook(state, bucket):
+                fut = torch.futures.Future()
+                fut.set_result(bucket.buffer())
+                return fut
+
+            model.register_comm_hook(None, hook)
+    elif mode == "fsdp1":
+        setup_pg(ws)
+        from torch.distributed.fsdp import (BackwardPrefetch, CPUOffload, FullyShardedDataParallel as FSDP,
+                                            MixedPrecision, ShardingStrategy)
+        from torch.distributed.fsdp.wrap import transformer_auto_wrap_policy
+        import functools
+
+        # accelerate upcasts trainable FlatParameters to fp32 under mixed precision: a full fine-tune keeps fp32
+        # master weights; LoRA keeps the bf16 base and PEFT's fp32 adapters.
+        dtype = torch.float32 if train == "full" else torch.bfloat16
+        # A tied model is materialised on the CPU first (FSDP moves each unit to the GPU as it wraps it): per-module
+        # materialisation on the meta device would untie the head.
+        tied = bool(MODELS[c["model"]].get("tie_word_embeddings"))
+        model = make_model(c, dtype, "cpu" if tied else "meta")
+        layer_cls = decoder_layer_class(model)
+        if train == "lora" and c.get("wrap", "peft") == "peft":
+            from peft.utils.other import fsdp_auto_wrap_policy
+
+            policy = fsdp_auto_wrap_policy(model)
+        else:
+            policy = functools.partial(transformer_auto_wrap_policy, transformer_layer_cls={layer_cls})
+        bp = {"pre": BackwardPrefetch.BACKWARD_PRE, "post": BackwardPrefetch.BACKWARD_POST, "none": None}[
+            c.get("prefetch", "pre")]
+        model = FSDP(model, auto_wrap_policy=policy, sharding_strategy=ShardingStrategy[c.get("strat", "FULL_SHARD")],
+                     mixed_precision=MixedPrecision(torch.bfloat16, torch.bfloat16, torch.bfloat16),
+                     cpu_offload=CPUOffload(offload_params=bool(c.get("offload"))), backward_prefetch=bp,
+                     device_id=cuda, use_orig_params=bool(c.get("uop", train == "full")),
+                     param_init_fn=None if tied else (lambda m: m.to_empty(device=cuda, recurse=False)))
+        if not tied:
+            init_(model)
+        info["num_fsdp_units"] = len(list(FSDP.fsdp_modules(model)))
+    elif mode == "fsdp2":
+        setup_pg(ws)
+        from torch.distributed.fsdp import CPUOffloadPolicy, MixedPrecisionPolicy, OffloadPolicy, fully_shard
+
+        dtype = torch.float32 if train == "full" else torch.bfloat16
+        model = make_model(c, dtype, "meta")
+        raf = c.get("raf", True)
+        mp = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)
+        off = CPUOffloadPolicy() if c.get("offload") else OffloadPolicy()
+        inner = model.base_model.model if train == "lora" else model
+        units = 0
+        # Each decoder layer is a unit; an untied embedding and LM head are units of their own (a tied pair stays in
+        # the root, where both uses see it gathered).
+        if not inner.config.tie_word_embeddings:
+            fully_shard(inner.model.embed_tokens, reshard_after_forward=raf, mp_policy=mp, offload_policy=off)
+            units += 1
+        for layer in inner.model.layers:
+            fully_shard(layer, reshard_after_forward=raf, mp_policy=mp, offload_policy=off)
+            units += 1
+        if not inner.config.tie_word_embeddings:
+            fully_shard(inner.lm_head, reshard_after_forward=raf, mp_policy=mp, offload_policy=off)
+            units += 1
+        fully_shard(model, reshard_after_forward=raf, mp_policy=mp, offload_policy=off)
+        units += 1
+        model.to_empty(device="cpu" if c.get("offload") else "cuda")
+        retie(model)
+        init_(model)
+        info["num_fsdp_units"] = units
+    else:
+        raise ValueError(mode)
+    params = [p for p in model.parameters() if p.requires_grad]
+    opt_name = c.get("opt", "adamw")
+    if opt_name == "adamw":
+        opt = torch.optim.AdamW(params, lr=1e-5)
+    elif opt_name == "sgd":
+        opt = torch.optim.SGD(params, lr=1e-5, momentum=0.9)
+    else:
+        raise ValueError(opt_name)
+    return model, opt, info
+
+
+def step(model, opt, c, ids, phases):
+    # accelerate runs the forward under autocast when mixed precision is on (every mode here).
+    use_autocast = c.get("autocast", True)
+    torch.cuda.reset_peak_memory_stats()
+    with torch.autocast("cuda", dtype=torch.bfloat16, enabled=use_autocast):
+        loss = model(input_ids=ids, labels=ids).loss
+    torch.cuda.synchronize()
+    phases["peak_fwd"] = torch.cuda.max_memory_allocated()
+    phases["after_fwd"] = torch.cuda.memory_allocated()
+    phases["reserved_fwd"] = torch.cuda.max_memory_reserved()
+    torch.cuda.reset_peak_memory_stats()
+    loss.backward()
+    del loss
+    torch.cuda.synchronize()
+    phases["peak_bwd"] = torch.cuda.max_memory_allocated()
+    phases["after_bwd"] = torch.cuda.memory_allocated()
+    phases["reserved_bwd"] = torch.cuda.max_memory_reserved()
+    torch.cuda.reset_peak_memory_stats()
+    opt.step()
+    torch.cuda.synchronize()
+    phases["peak_step"] = torch.cuda.max_memory_allocated()
+    phases["reserved_step"] = torch.cuda.max_memory_reserved()
+    opt.zero_grad(set_to_none=True)
+
+
+def run_one(c: dict) -> dict:
+    rec = {"name": c["name"], "cfg": c}
+    t0 = time.time()
+    torch.cuda.empty_cache()
+    torch.cuda.reset_peak_memory_stats()
+    base = torch.cuda.memory_allocated()
+    rec["base_allocated_bytes"] = base
+    rec["base_reserved_bytes"] = torch.cuda.memory_reserved()
+    model, opt, info = wrap(c)
+    rec.update(info)
+    rec["init_peak_bytes"] = torch.cuda.max_memory_allocated() - base
+    cfg = build_config(c["model"])
+    ids = torch.randint(0, cfg.vocab_size, (c.get("mb", 1), c.get("seq", 2048)), device="cuda")
+    phases = {}
+    for i in range(3):
+        if i == 2:
+            gc.collect()
+            rec["steady_bytes"] = torch.cuda.memory_allocated() - base
+        step(model, opt, c, ids, phases)
+    rec["peak_bytes"] = max(phases["peak_fwd"], phases["peak_bwd"], phases["peak_step"]) - base
+    rec["reserved_bytes"] = max(phases["reserved_fwd"], phases["reserved_bwd"], phases["reserved_step"])
+    rec["phases"] = {k: v - base if not k.startswith("reserved") else v for k, v in phases.items()}
+    rec["peak_GiB"] = round(rec["peak_bytes"] / GiB, 3)
+    rec["reserved_GiB"] = round(rec["reserved_bytes"] / GiB, 3)
+    rec["steady_GiB"] = round(rec["steady_bytes"] / GiB, 3)
+    total, trainable = count(model)
+    rec["params_local"] = total
+    rec["trainable_local"] = trainable
+    rec["seconds"] = round(time.time() - t0, 1)
+    del model, opt, ids
+    gc.collect()
+    torch.cuda.empty_cache()
+    return rec
+
+
+def configs():
+    out = []
+
+    def add(name, **c):
+        c.setdefault("ws", 8)
+        c.setdefault("seq", 2048)
+        c.setdefault("mb", 1)
+        c["name"] = name
+        out.append(c)
+
+    # The 7B LoRA table (Llama-2-7B, r=16 q/k/v/o, 8 ranks, seq 2048, micro-batch 1).
+    for ac in (0, 1):
+        add(f"l2-7b_lora_ddp_ac{ac}", model="llama-2-7b", train="lora", mode="ddp", ac=ac)
+        add(f"l2-7b_lora_fs_ac{ac}", model="llama-2-7b", train="lora", mode="fsdp1", strat="FULL_SHARD", ac=ac)
+        add(f"l2-7b_lora_sgo_ac{ac}", model="llama-2-7b", train="lora", mode="fsdp1", strat="SHARD_GRAD_OP", ac=ac)
+        add(f"l2-7b_lora_f2t_ac{ac}", model="llama-2-7b", train="lora", mode="fsdp2", raf=True, ac=ac)
+        add(f"l2-7b_lora_fsoff_ac{ac}", model="llama-2-7b", train="lora", mode="fsdp1", strat="FULL_SHARD", ac=ac,
+            offload=1)
+    add("l2-7b_lora_f2f_ac0", model="llama-2-7b", train="lora", mode="fsdp2", raf=False, ac=0)
+    add("l2-7b_lora_fs_post_ac0", model="llama-2-7b", train="lora", mode="fsdp1", strat="FULL_SHARD", prefetch="post")
+    add("l2-7b_lora_fs_nopf_ac0", model="llama-2-7b", train="lora", mode="fsdp1", strat="FULL_SHARD", prefetch="none")
+    add("l2-7b_lora_plain_ac1", model="llama-2-7b", train="lora", mode="plain", ac=1, ws=1)
+    add("l2-7b_lora_fs_uop_ac0", model="llama-2-7b", train="lora", mode="fsdp1", strat="FULL_SHARD", uop=1)
+    # A fourth size and other shapes: micro-batch 2, other world sizes, SGD, all-linear LoRA.
+    q15 = dict(model="qwen2.5-1.5b", seq=2048, mb=2)
+    add("q15_lora_fs_ac0", train="lora", mode="fsdp1", strat="FULL_SHARD", ac=0, **q15)
+    add("q15_lora_fs_ac1", train="lora", mode="fsdp1", strat="FULL_SHARD", ac=1, **q15)
+    add("q15_lora_ddp_ac0", train="lora", mode="ddp", ac=0, **q15)
+    add("q15_full_fs_ac1", train="full", mode="fsdp1", strat="FULL_SHARD", ac=1, **q15)
+    add("q15_full_f2t_ac0", train="full", mode="fsdp2", raf=True, ac=0, **q15)
+    add("q15_full_f2f_ac1", train="full", mode="fsdp2", raf=False, ac=1, **q15)
+    add("q15_lora_all_fs_ac1", train="lora", mode="fsdp1", strat="FULL_SHARD", ac=1, r=64,
+        targets=["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"], **q15)
+    add("l3b_full_fs_sgd_ac1", model="llama-3.2-3b", train="full", mode="fsdp1", strat="FULL_SHARD", ac=1, opt="sgd")
+    add("l3b_lora_fs_ws4_ac0", model="llama-3.2-3b", train="lora", mode="fsdp1", strat="FULL_SHARD", ac=0, ws=4)
+    add("l8b_full_fs_ws64_ac1", model="llama-3.1-8b", train="full", mode="fsdp1", strat="FULL_SHARD", ac=1, ws=64)
+    add("l8b_lora_sgo_ac0", model="llama-3.1-8b", train="lora", mode="fsdp1", strat="SHARD_GRAD_OP", ac=0)
+    add("l8b_full_ddp_s512_ac0", model="llama-3.1-8b", train="full", mode="ddp", ac=0, seq=512)
+    # Three sizes x LoRA / full x strategies x checkpointing x two (seq, micro-batch) shapes.
+    for m, tag in (("qwen2.5-0.5b", "q05"), ("llama-3.2-3b", "l3b"), ("llama-3.1-8b", "l8b")):
+        for seq, mb in ((1024, 4), (4096, 1)):
+            s = f"s{seq}b{mb}"
+            for ac in (0, 1):
+                add(f"{tag}_lora_ddp_{s}_ac{ac}", model=m, train="lora", mode="ddp", ac=ac, seq=seq, mb=mb)
+                add(f"{tag}_lora_fs_{s}_ac{ac}", model=m, train="lora", mode="fsdp1", strat="FULL_SHARD", ac=ac,
+                    seq=seq, mb=mb)
+                add(f"{tag}_lora_f2t_{s}_ac{ac}", model=m, train="lora", mode="fsdp2", raf=True, ac=ac, seq=seq, mb=mb)
+                add(f"{tag}_full_fs_{s}_ac{ac}", model=m, train="full", mode="fsdp1", strat="FULL_SHARD", ac=ac,
+                    seq=seq, mb=mb)
+            add(f"{tag}_lora_sgo_{s}_ac1", model=m, train="lora", mode="fsdp1", strat="SHARD_GRAD_OP", ac=1,
+                seq=seq, mb=mb)
+            add(f"{tag}_lora_f2f_{s}_ac1", model=m, train="lora", mode="fsdp2", raf=False, ac=1, seq=seq, mb=mb)
+            add(f"{tag}_full_f2t_{s}_ac1", model=m, train="full", mode="fsdp2", raf=True, ac=1, seq=seq, mb=mb)
+        add(f"{tag}_full_sgo_ac1", model=m, train="full", mode="fsdp1", strat="SHARD_GRAD_OP", ac=1)
+        add(f"{tag}_full_ddp_ac1", model=m, train="full", mode="ddp", ac=1)
+        add(f"{tag}_lora_fsoff_ac1", model=m, train="lora", mode="fsdp1", strat="FULL_SHARD", ac=1, offload=1)
+        add(f"{tag}_full_fs_ws2_ac1", model=m, train="full", mode="fsdp1", strat="FULL_SHARD", ac=1, ws=2)
+        add(f"{tag}_full_fs_ws32_ac1", model=m, train="full", mode="fsdp1", strat="FULL_SHARD", ac=1, ws=32)
+        add(f"{tag}_lora_plain_ac0", model=m, train="lora", mode="plain", ac=0, ws=1)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--budget", type=float, default=0, help="stop starting configurations after this many seconds")
+    a = ap.parse_args()
+    cs = configs()
+    if a.only:
+        keep = set(a.only.split(","))
+        cs = [c for c in cs if any(k in c["name"] for k in keep)]
+    if a.list:
+        for c in cs:
+            print(c["name"])
+        print(len(cs), "configurations")
+        return
+    ver = versions()
+    print(json.dumps(ver), flush=True)
+    start = time.time()
+    with open(a.out, "a") as f:
+        for c in cs:
+            if a.budget and time.time() - start > a.budget:
+                print("budget reached; not run:", c["name"], flush=True)
+                continue
+            err = None
+            try:
+                rec = run_one(c)
+            except Exception as e:  # noqa: BLE001 - one failing configuration is recorded, the rest still run
+                err = {"name": c["name"], "cfg": c, "error": f"{type(e).__name__}: {e}",
+                       "trace": traceback.format_exc()[-2000:]}
+            if err:  # outside the handler, so the traceback's frames (and the model) are released
+                rec = err
+                gc.collect()
+                torch.cuda.empty_cache()
+            rec["versions"] = ver
+            f.write(json.dumps(rec) + "\n")
+            f.flush()
+            print(rec["name"], rec.get("peak_GiB"), rec.get("reserved_GiB"), rec.get("steady_GiB"),
+                  rec.get("seconds"), rec.get("error", ""), flush=True)
+
+
+if __name__ == "__main__":
+    main()
