@@ -4,6 +4,17 @@
 namespace lint::rules {
 namespace {
 
+/// The function a site of a script lies in ("" at module level or when not a Python call).
+std::string function_at(const model::Launch& l, const std::string& path, const source::Region& r) {
+  for (const model::Document* d : l.documents) {
+    if (d->path() != path || !d->python) continue;
+    for (const model::PyCall& c : d->python->calls) {
+      if (c.region.begin_byte <= r.begin_byte && r.end_byte <= c.region.end_byte) return c.function;
+    }
+  }
+  return {};
+}
+
 class DeviceMapUnderSharding final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
@@ -26,7 +37,15 @@ class DeviceMapUnderSharding final : public rule::Rule {
     const model::Setting* on = fsdp_site(l);
     auto rel = on != nullptr ? related_to(on, "FSDP is turned on here.")
                              : related_site(ds.turned_on, "DeepSpeed is turned on here.");
+    // A script linted alone that turns sharding on in one function and loads with a device map in another (a test
+    // module, a script with several entry points) does not do both in one process.
+    const std::string on_path = on != nullptr ? on->path : ds.turned_on ? ds.turned_on->path : std::string{};
+    const source::Region on_region = on != nullptr ? on->region : ds.turned_on ? ds.turned_on->region : source::Region{};
+    auto other_entry_point = [&](const model::Site& s) {
+      return l.per_file && s.path == on_path && function_at(l, s.path, s.region) != function_at(l, on_path, on_region);
+    };
     for (const model::Site& s : q.auto_device_maps) {
+      if (other_entry_point(s)) continue;
       ctx.report(s.path, s.region,
                  "`" + s.what +
                      "` in a distributed launch: on a machine with several GPUs each process spreads "
@@ -39,7 +58,8 @@ class DeviceMapUnderSharding final : public rule::Rule {
     if (on == nullptr) return;
     for (const model::Site& s : q.device_maps) {
       if (std::any_of(q.auto_device_maps.begin(), q.auto_device_maps.end(),
-                      [&](const model::Site& a) { return a.region == s.region && a.path == s.path; }))
+                      [&](const model::Site& a) { return a.region == s.region && a.path == s.path; }) ||
+          other_entry_point(s))
         continue;
       ctx.report(s.path, s.region,
                  "`" + s.what +
