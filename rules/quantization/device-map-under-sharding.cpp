@@ -1,4 +1,5 @@
 // QNT002: device_map / low_cpu_mem_usage in from_pretrained under DeepSpeed ZeRO-3, or device_map under FSDP.
+#include "lint/model/trainer/schema.hpp"
 #include "rules/quantization/support.hpp"
 
 namespace lint::rules {
@@ -15,6 +16,32 @@ std::string function_at(const model::Launch& l, const std::string& path, const s
   return {};
 }
 
+/// Whether ZeRO-3 is known to transformers when the model at `site` loads: something that installs the DeepSpeed
+/// config (TrainingArguments or a TRL config, the parser building them, an Accelerator, HfDeepSpeedConfig) is
+/// created earlier in the same function or at module level (transformers v5.17.0 `is_deepspeed_zero3_enabled`
+/// reads the config those install; `integrations/accelerate.py:135`).
+bool zero3_configured_before(const model::Launch& l, const model::Site& site) {
+  for (const model::Document* d : l.documents) {
+    if (d->path() != site.path || !d->python) continue;
+    const model::PyCall* load = nullptr;
+    for (const model::PyCall& c : d->python->calls) {
+      if (c.region.begin_byte <= site.region.begin_byte && site.region.end_byte <= c.region.end_byte) load = &c;
+    }
+    if (load == nullptr) return true;  // not a call we can place: keep the error
+    for (const model::PyCall& c : d->python->calls) {
+      if (c.order >= load->order || (!c.function.empty() && c.function != load->function)) continue;
+      const std::string& n = c.name;
+      if (model::trainer::is_arguments_call(c) ||
+          n == "Accelerator" || n == "HfDeepSpeedConfig" || n == "HfTrainerDeepSpeedConfig" ||
+          n == "parse_args_into_dataclasses" || n == "parse_args_and_config" || n == "parse_yaml_file" ||
+          n == "parse_json_file" || n == "parse_dict")
+        return true;
+    }
+    return false;
+  }
+  return true;
+}
+
 class DeviceMapUnderSharding final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
@@ -23,6 +50,16 @@ class DeviceMapUnderSharding final : public rule::Rule {
     const model::DeepSpeedState ds = model::deepspeed_state(l);
     if (ds.on && ds.zero_stage == 3) {
       for (const model::Site& s : q.device_maps) {
+        if (!zero3_configured_before(l, s)) {
+          ctx.report(s.path, s.region,
+                     "`" + s.what +
+                         "` under DeepSpeed ZeRO-3, loaded before anything installs the DeepSpeed config "
+                         "(TrainingArguments, an Accelerator): every rank loads the whole model onto its GPU, and ZeRO-3 "
+                         "partitions it only afterwards. Drop `device_map` and create the TrainingArguments first, so "
+                         "that the weights are partitioned while they load.",
+                     related_site(ds.stage_site, "ZeRO stage 3 is set here."), rule::Severity::Warning);
+          continue;
+        }
         ctx.report(s.path, s.region,
                    "`" + s.what +
                        "` under DeepSpeed ZeRO-3: transformers raises ValueError(\"DeepSpeed Zero-3 is "
