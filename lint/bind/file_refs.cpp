@@ -55,6 +55,19 @@ std::vector<std::string> path_candidates(const model::Document& script_doc, cons
     }
   }
   add(join_path(dir, w.text));
+  // Then the folders between the script and the nearest project root, nearest first: scripts kept in a
+  // subfolder are often run from a folder above it (`bash training_scripts/llama2/run.sh` from the folder that
+  // holds main.py).
+  if (!ci && !roots.empty()) {
+    const fs::path root = fs::path(roots.front()).lexically_normal();
+    std::error_code ec;
+    fs::path up = fs::absolute(dir.empty() ? fs::path(".") : fs::path(dir), ec).lexically_normal();
+    for (int depth = 0; depth < 8 && !ec && up.has_parent_path() && up.parent_path() != up; ++depth) {
+      up = up.parent_path();
+      if (up == root || up.generic_string().size() < root.generic_string().size()) break;
+      add(config::shown_path((up / w.text).lexically_normal().generic_string()));
+    }
+  }
   for (const std::string& root : roots)
     add(config::shown_path((fs::path(root) / w.text).lexically_normal().generic_string()));
   if (roots.empty()) add(join_path("", w.text));

@@ -3,6 +3,7 @@
 
 #include <tree_sitter/api.h>
 
+#include <cctype>
 #include <cstring>
 #include <memory>
 #include <set>
@@ -601,7 +602,10 @@ std::vector<ScriptArg> script_arguments(const std::vector<Word>& args) {
     a.region = args[i].region;
     if (eq != std::string::npos) {
       a.value = Word{t.substr(eq + 1), args[i].known, args[i].region};
-    } else if (i + 1 < args.size() && !args[i + 1].text.starts_with("--")) {
+    } else if (i + 1 < args.size() && !args[i + 1].text.starts_with("--") &&
+               // `--deepspeed -m x`: a bare flag before a short option (a negative number is still a value).
+               !(args[i + 1].text.size() > 1 && args[i + 1].text[0] == '-' &&
+                 std::isalpha(static_cast<unsigned char>(args[i + 1].text[1])))) {
       a.value = args[i + 1];
       a.region.end = args[i + 1].region.end;
       a.region.end_byte = args[i + 1].region.end_byte;

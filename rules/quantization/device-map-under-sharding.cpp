@@ -1,8 +1,46 @@
 // QNT002: device_map / low_cpu_mem_usage in from_pretrained under DeepSpeed ZeRO-3, or device_map under FSDP.
+#include "lint/model/trainer/schema.hpp"
 #include "rules/quantization/support.hpp"
 
 namespace lint::rules {
 namespace {
+
+/// The function a site of a script lies in ("" at module level or when not a Python call).
+std::string function_at(const model::Launch& l, const std::string& path, const source::Region& r) {
+  for (const model::Document* d : l.documents) {
+    if (d->path() != path || !d->python) continue;
+    for (const model::PyCall& c : d->python->calls) {
+      if (c.region.begin_byte <= r.begin_byte && r.end_byte <= c.region.end_byte) return c.function;
+    }
+  }
+  return {};
+}
+
+/// Whether ZeRO-3 is known to transformers when the model at `site` loads: something that installs the DeepSpeed
+/// config (TrainingArguments or a TRL config, the parser building them, an Accelerator, HfDeepSpeedConfig) is
+/// created earlier in the same function or at module level (transformers v5.17.0 `is_deepspeed_zero3_enabled`
+/// reads the config those install; `integrations/accelerate.py:135`).
+bool zero3_configured_before(const model::Launch& l, const model::Site& site) {
+  for (const model::Document* d : l.documents) {
+    if (d->path() != site.path || !d->python) continue;
+    const model::PyCall* load = nullptr;
+    for (const model::PyCall& c : d->python->calls) {
+      if (c.region.begin_byte <= site.region.begin_byte && site.region.end_byte <= c.region.end_byte) load = &c;
+    }
+    if (load == nullptr) return true;  // not a call we can place: keep the error
+    for (const model::PyCall& c : d->python->calls) {
+      if (c.order >= load->order || (!c.function.empty() && c.function != load->function)) continue;
+      const std::string& n = c.name;
+      if (model::trainer::is_arguments_call(c) ||
+          n == "Accelerator" || n == "HfDeepSpeedConfig" || n == "HfTrainerDeepSpeedConfig" ||
+          n == "parse_args_into_dataclasses" || n == "parse_args_and_config" || n == "parse_yaml_file" ||
+          n == "parse_json_file" || n == "parse_dict")
+        return true;
+    }
+    return false;
+  }
+  return true;
+}
 
 class DeviceMapUnderSharding final : public rule::Rule {
  public:
@@ -12,6 +50,16 @@ class DeviceMapUnderSharding final : public rule::Rule {
     const model::DeepSpeedState ds = model::deepspeed_state(l);
     if (ds.on && ds.zero_stage == 3) {
       for (const model::Site& s : q.device_maps) {
+        if (!zero3_configured_before(l, s)) {
+          ctx.report(s.path, s.region,
+                     "`" + s.what +
+                         "` under DeepSpeed ZeRO-3, loaded before anything installs the DeepSpeed config "
+                         "(TrainingArguments, an Accelerator): every rank loads the whole model onto its GPU, and ZeRO-3 "
+                         "partitions it only afterwards. Drop `device_map` and create the TrainingArguments first, so "
+                         "that the weights are partitioned while they load.",
+                     related_site(ds.stage_site, "ZeRO stage 3 is set here."), rule::Severity::Warning);
+          continue;
+        }
         ctx.report(s.path, s.region,
                    "`" + s.what +
                        "` under DeepSpeed ZeRO-3: transformers raises ValueError(\"DeepSpeed Zero-3 is "
@@ -26,7 +74,15 @@ class DeviceMapUnderSharding final : public rule::Rule {
     const model::Setting* on = fsdp_site(l);
     auto rel = on != nullptr ? related_to(on, "FSDP is turned on here.")
                              : related_site(ds.turned_on, "DeepSpeed is turned on here.");
+    // A script linted alone that turns sharding on in one function and loads with a device map in another (a test
+    // module, a script with several entry points) does not do both in one process.
+    const std::string on_path = on != nullptr ? on->path : ds.turned_on ? ds.turned_on->path : std::string{};
+    const source::Region on_region = on != nullptr ? on->region : ds.turned_on ? ds.turned_on->region : source::Region{};
+    auto other_entry_point = [&](const model::Site& s) {
+      return l.per_file && s.path == on_path && function_at(l, s.path, s.region) != function_at(l, on_path, on_region);
+    };
     for (const model::Site& s : q.auto_device_maps) {
+      if (other_entry_point(s)) continue;
       ctx.report(s.path, s.region,
                  "`" + s.what +
                      "` in a distributed launch: on a machine with several GPUs each process spreads "
@@ -39,7 +95,8 @@ class DeviceMapUnderSharding final : public rule::Rule {
     if (on == nullptr) return;
     for (const model::Site& s : q.device_maps) {
       if (std::any_of(q.auto_device_maps.begin(), q.auto_device_maps.end(),
-                      [&](const model::Site& a) { return a.region == s.region && a.path == s.path; }))
+                      [&](const model::Site& a) { return a.region == s.region && a.path == s.path; }) ||
+          other_entry_point(s))
         continue;
       ctx.report(s.path, s.region,
                  "`" + s.what +
