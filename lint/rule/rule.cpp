@@ -23,16 +23,7 @@ std::string RuleInfo::summary() const {
 void RuleContext::report(const std::string& path, const source::Region& region, std::string message,
                          std::vector<RelatedLocation> related, std::optional<Severity> severity,
                          std::string setting) {
-  Diagnostic d;
-  d.code = std::string(info().code);
-  d.slug = std::string(info().slug);
-  d.severity = severity.value_or(info().default_severity);
-  d.message = std::move(message);
-  d.path = path;
-  d.region = region;
-  d.related = std::move(related);
-  d.setting = std::move(setting);
-  emit(std::move(d));
+  report_fix(path, region, std::move(message), Fix{}, std::move(related), severity, std::move(setting));
 }
 
 void RuleContext::report_fix(const std::string& path, const source::Region& region, std::string message, Fix fix,
