@@ -75,6 +75,13 @@ std::unique_ptr<model::Document> load_document(std::string path, std::string tex
 std::vector<std::string> discover(const std::vector<std::string>& paths, const std::vector<std::string>& exclude,
                                   bool respect_gitignore, std::vector<std::string>* explicit_files);
 
+/// .gitignore files consulted and rules evaluated by discover() since the process started (a cost counter: tests bound it to check
+/// that discovery stays linear in files and .gitignore files).
+std::size_t ignore_rule_evaluations();
+
+/// The folder of launchlint's result cache at a project root; discovery never walks into it.
+inline constexpr const char* kCacheDirName = ".launchlint_cache";
+
 /// fnmatch-style glob with `**` spanning directories.
 bool glob_match(std::string_view pattern, std::string_view path);
 
