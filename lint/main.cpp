@@ -527,6 +527,7 @@ int run(int argc, char** argv) {
     opts.per_file_ignores = project->per_file_ignores;
     for (auto& p : opts.per_file_ignores) p.codes = codes.canonical(p.codes, "");
     opts.declared_launches = project->launches;
+    opts.allow_outside = project->allow_outside;
     if (project->fail_on) fail_on = *project->fail_on;
   }
   if (cli.select_given) opts.selection.select = selected;
@@ -537,7 +538,7 @@ int run(int argc, char** argv) {
   opts.jobs = cli.jobs;
   opts.show_suppressed = cli.show_suppressed;
   opts.respect_gitignore = cli.gitignore;
-  opts.allow_outside = cli.allow_outside;
+  opts.allow_outside.insert(opts.allow_outside.end(), cli.allow_outside.begin(), cli.allow_outside.end());
   if (cli.read_stdin) {
     opts.read_stdin = true;
     // Standard input is held to the limits of any input file (docs/limits.md).

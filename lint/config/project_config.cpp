@@ -37,6 +37,12 @@ bool string_list(const std::string& path, const parse::Node& n, std::vector<std:
   return true;
 }
 
+/// `p` as written in a config file in `base_dir`: an absolute path as is, a relative one from that folder.
+std::string relative_to_config(const std::string& base_dir, const std::string& p) {
+  if (fs::path(p).is_absolute() || base_dir.empty() || base_dir == ".") return p;
+  return (fs::path(base_dir) / p).lexically_normal().generic_string();
+}
+
 std::optional<ProjectConfig> interpret(const std::string& path, const parse::Node& table, std::string& error) {
   ProjectConfig cfg;
   cfg.path = path;
@@ -65,6 +71,17 @@ std::optional<ProjectConfig> interpret(const std::string& path, const parse::Nod
       cfg.exclude = std::move(s);
     } else if (k == "extend-exclude") {
       if (!string_list(path, v, cfg.extend_exclude, error)) return std::nullopt;
+    } else if (k == "allow-outside") {
+      // Paths relative to the config file, like `--allow-outside` relative to the working folder.
+      std::vector<std::string> s;
+      if (!string_list(path, v, s, error)) return std::nullopt;
+      for (const std::string& p : s) cfg.allow_outside.push_back(relative_to_config(cfg.base_dir, p));
+    } else if (k == "cache-dir") {
+      if (v.kind != parse::NodeKind::String || v.text.empty()) {
+        error = where(path, v) + ": cache-dir must be a folder path";
+        return std::nullopt;
+      }
+      cfg.cache_dir = relative_to_config(cfg.base_dir, v.text);
     } else if (k == "fail-on") {
       if (v.kind != parse::NodeKind::String ||
           std::find(kFailOn.begin(), kFailOn.end(), v.text) == kFailOn.end()) {
@@ -158,7 +175,7 @@ const std::vector<std::string>& default_excludes() {
 const std::vector<std::string>& config_keys() {
   static const std::vector<std::string> kKeys = {"select",         "ignore",  "extend-select", "exclude",
                                                  "extend-exclude", "fail-on", "severity",      "per-file-ignores",
-                                                 "launch"};
+                                                 "launch",         "gpu-memory", "allow-outside", "cache-dir"};
   return kKeys;
 }
 

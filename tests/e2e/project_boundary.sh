@@ -29,4 +29,18 @@ else echo "ok   the repository holding the linted folder is inside"; fi
 # Allowed explicitly: read.
 out=$(cd repo && "$bin" --isolated --format concise --allow-outside ../secret launch.sh 2>&1)
 if grep -q "outside the project" <<<"$out"; then echo "FAIL --allow-outside did not allow"; fail=1; else echo "ok   --allow-outside reads it"; fi
+# Allowed in the project config: `allow-outside` paths are relative to the config file, wherever launchlint runs.
+printf 'allow-outside = ["../elsewhere"]\n' > repo/launchlint.toml
+out=$(cd repo/sub && "$bin" --format concise .. 2>&1)
+if grep -q "LL002 \[info\].*outside the project" <<<"$out"; then echo "ok   allow-outside of another folder does not allow"
+else echo "FAIL allow-outside = [\"../elsewhere\"] allowed ../secret"; echo "$out"; fail=1; fi
+printf 'allow-outside = ["../secret"]\n' > repo/launchlint.toml
+out=$(cd repo/sub && "$bin" --format concise .. 2>&1)
+if grep -q "outside the project" <<<"$out"; then echo "FAIL allow-outside in launchlint.toml did not allow"; echo "$out"; fail=1
+else echo "ok   allow-outside in launchlint.toml reads it (relative to the config file)"; fi
+printf 'allow-outside = "../secret"\n' > repo/launchlint.toml
+out=$(cd repo && "$bin" --format concise launch.sh 2>&1); rc=$?
+if [ $rc -eq 2 ] && grep -q "launchlint.toml:1:.*expected a list of strings" <<<"$out"; then echo "ok   allow-outside must be a list"
+else echo "FAIL allow-outside as a string: exit $rc"; echo "$out"; fail=1; fi
+rm repo/launchlint.toml
 exit $fail
