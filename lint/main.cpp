@@ -18,6 +18,7 @@
 #include "lint/config/project_config.hpp"
 #include "lint/config/project_root.hpp"
 #include "lint/config/suggest.hpp"
+#include "lint/driver/cache.hpp"
 #include "lint/driver/driver.hpp"
 #include "lint/fix/cli.hpp"
 #include "lint/memory/budget.hpp"
@@ -101,6 +102,8 @@ struct Cli {
   bool memory = false;  ///< explain --memory
   lint::fix::CliFlags fix;  ///< --fix, --unsafe-fixes, --diff, --show-fixes (lint/fix/cli.hpp)
   std::string gpu_memory;  ///< --gpu-memory SIZE (MEM001)
+  bool no_cache = false;   ///< --no-cache
+  std::string cache_dir;   ///< --cache-dir DIR
 };
 
 /// Rule codes and prefixes, case-insensitively: "fsdp001" is FSDP001. Throws UsageError for an unknown one.
@@ -238,6 +241,9 @@ std::optional<int> parse(int argc, char** argv, Cli& cli) {
   app.add_flag("--no-gitignore", no_gitignore, "do not honour .gitignore files");
   app.add_option("--gpu-memory", cli.gpu_memory, "memory of one GPU (e.g. 80GiB) for MEM001; overrides gpu-memory in launchlint.toml")
       ->type_name("SIZE");
+  app.add_flag("--no-cache", cli.no_cache, "neither read nor write the result cache (.launchlint_cache/)");
+  app.add_option("--cache-dir", cli.cache_dir, "keep the result cache in DIR (default: .launchlint_cache at the project root)")
+      ->type_name("DIR");
   app.add_flag("--fix", cli.fix.fix, "apply safe fixes and write the files (atomically)");
   app.add_flag("--unsafe-fixes", cli.fix.unsafe, "with --fix or --diff, apply unsafe fixes too");
   app.add_flag("--diff", cli.fix.diff, "print what --fix would change as a unified diff; change nothing");
@@ -264,7 +270,7 @@ std::optional<int> parse(int argc, char** argv, Cli& cli) {
   // A repeated single-valued option: the last one wins (so a wrapper's defaults can be overridden).
   for (const char* name : {"--fail-on", "--config", "--color", "--jobs", "--stdin-filename", "--exit-zero",
                            "--isolated", "--statistics", "--show-suppressed", "--quiet", "--no-gitignore",
-                           "--force-exclude"})
+                           "--force-exclude", "--no-cache", "--cache-dir"})
     app.get_option(name)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   try {
     app.parse(argc, argv);
@@ -578,6 +584,20 @@ int run(int argc, char** argv) {
   if (cli.fix.rewrites() && cli.command != "explain") {
     int rc = kExitClean;
     if (!lint::fix::run(table, opts, cli.fix, result, fixes_applied, std::cout, std::cerr, rc)) return rc;
+  } else if (cli.command == "check" && !cli.no_cache && !cli.read_stdin) {
+    // The result cache (lint/driver/cache.hpp): --cache-dir, then `cache-dir` in the project config, then
+    // .launchlint_cache in the project config's folder, else at the project root of the first path.
+    lint::driver::CacheOptions cache;
+    cache.dir = cli.cache_dir;
+    if (cache.dir.empty() && project && project->cache_dir) cache.dir = *project->cache_dir;
+    if (cache.dir.empty()) {
+      std::string root = project && !project->path.empty() ? project->base_dir : std::string();
+      if (root.empty() && !opts.paths.empty()) root = lint::config::project_root(opts.paths.front());
+      if (root.empty()) root = ".";
+      cache.dir = (fs::path(root) / lint::driver::kCacheDirName).string();
+    }
+    cache.settings = "gpu-memory=" + cli.gpu_memory;
+    result = lint::driver::run_cached(table, opts, cache);
   } else {
     result = lint::driver::run(table, opts);
   }

@@ -4,6 +4,7 @@
 
 #include "lint/bind/ci_workflow.hpp"
 #include "lint/bind/file_refs.hpp"
+#include "lint/source/access_log.hpp"
 
 namespace lint::bind {
 
@@ -18,6 +19,7 @@ const model::Document* DocumentSet::find_or_load(const std::vector<std::string>&
   }
   for (const std::string& c : candidates) {
     std::error_code ec;
+    source::note_access(c);
     if (!std::filesystem::is_regular_file(c, ec)) continue;
     documents_.push_back(load_(c));
     model::Document* d = documents_.back().get();

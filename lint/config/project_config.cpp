@@ -8,6 +8,7 @@
 #include "lint/config/suggest.hpp"
 #include "lint/parse/readers.hpp"
 #include "lint/source/read_file.hpp"
+#include "lint/source/access_log.hpp"
 
 namespace lint::config {
 
@@ -216,6 +217,7 @@ std::optional<ProjectConfig> discover_config(const std::string& start_dir, std::
   while (!dir.empty()) {
     for (const char* name : {"launchlint.toml", ".launchlint.toml", "pyproject.toml"}) {
       const fs::path candidate = dir / name;
+      source::note_access(candidate.string());
       if (!fs::is_regular_file(candidate, ec)) continue;
       const fs::path shown = candidate.lexically_relative(fs::current_path(ec));
       auto cfg = load_config(shown.empty() ? candidate.string() : shown.generic_string(), error);

@@ -127,13 +127,15 @@ bool ignored(const IgnoreChain* chain, const std::string& rel, bool is_dir) {
   return result;
 }
 
-bool wanted_file(const fs::path& p) {
-  static const std::set<std::string> kExt = {".yaml", ".yml", ".json", ".toml", ".py", ".sh", ".bash",
-                                             ".slurm", ".sbatch"};
-  const std::string name = p.filename().string();
+bool wanted_file(std::string_view name) {
   if (name == "Makefile" || name == "makefile" || name == "GNUmakefile" || name.ends_with(".mk")) return true;
-  std::string ext = p.extension().string();
+  // The extension as std::filesystem::path has it: from the last dot, unless the name starts with its only dot.
+  const auto dot = name.rfind('.');
+  if (dot == std::string_view::npos || dot == 0) return false;
+  std::string ext(name.substr(dot));
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  static const std::set<std::string, std::less<>> kExt = {".yaml", ".yml", ".json", ".toml", ".py", ".sh", ".bash",
+                                                          ".slurm", ".sbatch"};
   return kExt.count(ext) != 0;
 }
 
@@ -160,52 +162,71 @@ bool excluded(const std::vector<std::string>& exclude, const std::string& rel) {
   return false;
 }
 
+/// `rel` + "/" + `name`, where an empty `rel` is the walked root itself.
+std::string join(const std::string& rel, const std::string& name) {
+  if (rel.empty()) return name;
+  return rel.back() == '/' ? rel + name : rel + "/" + name;
+}
+
 void walk(const fs::path& root, const std::vector<std::string>& exclude, bool respect_gitignore,
           std::vector<std::string>& out) {
   std::error_code ec;
   // Iterative walk, one directory at a time, never following symlinked directories (no loops). Each folder on
-  // the stack carries the chain of .gitignore files above it.
-  std::vector<std::pair<fs::path, std::shared_ptr<const IgnoreChain>>> stack{{root, nullptr}};
+  // the stack carries its path as shown (the root as given, normalised, then plain names appended: no path
+  // arithmetic per entry), its path relative to the root, and the chain of .gitignore files above it.
+  struct Folder {
+    fs::path path;
+    std::string shown;    ///< as reported ("" for ".")
+    std::string in_root;  ///< relative to the root ("" for the root)
+    std::shared_ptr<const IgnoreChain> chain;
+  };
+  std::string shown_root = rel_string(root);
+  if (shown_root == ".") shown_root.clear();
+  while (shown_root.size() > 1 && shown_root.back() == '/') shown_root.pop_back();
+  std::vector<Folder> stack{{root, shown_root, "", nullptr}};
   while (!stack.empty()) {
-    const fs::path dir = stack.back().first;
-    std::shared_ptr<const IgnoreChain> chain = std::move(stack.back().second);
+    Folder folder = std::move(stack.back());
     stack.pop_back();
+    const fs::path& dir = folder.path;
+    std::shared_ptr<const IgnoreChain> chain = std::move(folder.chain);
     if (respect_gitignore && fs::is_regular_file(dir / ".gitignore", ec)) {
       auto link = std::make_shared<IgnoreChain>();
       link->parent = chain;
-      link->set.base = dir == root ? "" : rel_string(dir.lexically_relative(root));
+      link->set.base = folder.in_root;
       link->set.rules = read_gitignore(dir / ".gitignore");
       chain = std::move(link);
     }
-    std::vector<fs::directory_entry> entries;
+    std::vector<std::pair<std::string, fs::directory_entry>> entries;
     fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
     if (ec) continue;
     for (; it != fs::directory_iterator(); it.increment(ec)) {
       if (ec) break;
-      entries.push_back(*it);
+      entries.emplace_back(it->path().filename().string(), *it);
     }
     std::sort(entries.begin(), entries.end(),
-              [](const fs::directory_entry& a, const fs::directory_entry& b) { return a.path() < b.path(); });
-    std::vector<fs::path> subdirs;
-    for (const fs::directory_entry& e : entries) {
-      const std::string name = e.path().filename().string();
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<Folder> subdirs;
+    for (const auto& [name, e] : entries) {
       const bool is_link = e.is_symlink(ec);
       const bool is_dir = !is_link && e.is_directory(ec);
       if (is_dir && (name == ".git" || name == "node_modules" || name == "__pycache__" || name == ".venv" ||
                      name == ".tox" || name == ".mypy_cache" || name == kCacheDirName)) {
         continue;
       }
-      const std::string rel_to_root = rel_string(e.path().lexically_relative(root));
-      const std::string rel = rel_string(e.path());
+      std::string rel_to_root = join(folder.in_root, name);
+      std::string rel = join(folder.shown, name);
       if (respect_gitignore && ignored(chain.get(), rel_to_root, is_dir)) continue;
       if (excluded(exclude, rel)) continue;
       if (is_dir) {
-        subdirs.push_back(e.path());
-      } else if (!is_link && e.is_regular_file(ec) && wanted_file(e.path())) {
-        out.push_back(rel);
+        subdirs.push_back(Folder{e.path(), std::move(rel), std::move(rel_to_root), nullptr});
+      } else if (!is_link && e.is_regular_file(ec) && wanted_file(name)) {
+        out.push_back(std::move(rel));
       }
     }
-    for (auto rit = subdirs.rbegin(); rit != subdirs.rend(); ++rit) stack.emplace_back(*rit, chain);
+    for (auto rit = subdirs.rbegin(); rit != subdirs.rend(); ++rit) {
+      rit->chain = chain;
+      stack.push_back(std::move(*rit));
+    }
   }
 }
 

@@ -454,6 +454,12 @@ class RuleRunner {
 
 }  // namespace
 
+std::vector<std::string> boundary_roots(const RunOptions& options) {
+  std::vector<std::string> out;
+  for (const fs::path& p : project_roots(options)) out.push_back(p.generic_string());
+  return out;
+}
+
 RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
   const unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1U, std::thread::hardware_concurrency());
   RunResult result;

@@ -68,6 +68,9 @@ inline constexpr std::size_t kMaxFindingsPerRuleAndFile = 100;
 /// Runs the whole pipeline. Never throws for bad input: every problem with a file becomes a finding.
 RunResult run(const rule::RuleTable& rules, const RunOptions& options);
 
+/// The project boundary of a run (SECURITY.md): the canonical folders and files its launches may read.
+std::vector<std::string> boundary_roots(const RunOptions& options);
+
 /// Loads one file's text into a Document (format by name, kind by content). Exposed for tests and `explain`.
 std::unique_ptr<model::Document> load_document(std::string path, std::string text, bool explicitly_named);
 

@@ -11,6 +11,7 @@
 #include "lint/model/resolve.hpp"
 #include "lint/parse/integer.hpp"
 #include "lint/parse/readers.hpp"
+#include "lint/source/access_log.hpp"
 
 namespace lint::memory {
 
@@ -431,6 +432,7 @@ struct Reader {
     for (const fs::path& base : bases) {
       std::error_code ec;
       const fs::path cfg = (fs::path(id).is_absolute() ? fs::path(id) : base / id) / "config.json";
+      source::note_access(cfg.string());
       if (!fs::is_regular_file(cfg, ec) || fs::file_size(cfg, ec) > (1u << 20)) continue;
       std::ifstream in(cfg, std::ios::binary);
       std::stringstream ss;

@@ -3,6 +3,7 @@
 
 #include "lint/bind/file_refs.hpp"
 #include "lint/rule/rule.hpp"
+#include "lint/source/access_log.hpp"
 
 namespace lint::rules {
 namespace {
@@ -16,7 +17,10 @@ class MissingLaunchFile final : public rule::Rule {
       if (!w.word.known || w.word.text.empty() || w.word.text.front() == '{' || !w.word.region.valid()) continue;
       std::error_code ec;
       bool found = false;
-      for (const std::string& c : w.candidates) found = found || std::filesystem::is_regular_file(c, ec);
+      for (const std::string& c : w.candidates) {
+        source::note_access(c);
+        found = found || std::filesystem::is_regular_file(c, ec);
+      }
       if (found) continue;
       // The message names no tried path: those depend on where launchlint runs, the finding must not.
       ctx.report(l.command_document->path(), w.word.region,

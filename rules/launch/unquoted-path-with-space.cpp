@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "lint/source/access_log.hpp"
 #include "rules/launch/launch_support.hpp"
 
 namespace lint::rules {
@@ -21,8 +22,12 @@ std::vector<fs::path> bases(const model::Document& doc) {
 
 bool exists_from(const std::vector<fs::path>& from, const std::string& p) {
   std::error_code ec;
-  if (!p.empty() && p.front() == '/') return fs::exists(p, ec);
+  if (!p.empty() && p.front() == '/') {
+    source::note_access(p);
+    return fs::exists(p, ec);
+  }
   for (const fs::path& b : from) {
+    source::note_access((b / p).string());
     if (fs::exists(b / p, ec)) return true;
   }
   return false;

@@ -1,0 +1,317 @@
+#include "lint/driver/cache.hpp"
+
+#include <openssl/evp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <thread>
+
+#include "lint/report/output_file.hpp"
+#include "lint/source/access_log.hpp"
+#include "lint/source/read_file.hpp"
+
+namespace lint::driver {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr int kEntryFormat = 1;
+/// Entries kept per version folder; older ones are removed after a write.
+constexpr std::size_t kMaxEntries = 64;
+
+/// The content hash of a file as a run sees it: its bytes, or why it could not be read (absent, a directory, too
+/// large), so that a file appearing, vanishing or changing all change the hash.
+std::string file_state(const std::string& path) {
+  std::error_code ec;
+  const fs::file_status st = fs::symlink_status(path, ec);
+  if (ec || st.type() == fs::file_type::not_found) return "absent";
+  source::ReadResult read = source::read_regular_file(path, kMaxFileBytes);
+  if (!read.text) return "unreadable:" + read.error;
+  return sha256_hex(*read.text);
+}
+
+/// file_state of each of `files`, read on `jobs` threads (0: all cores).
+std::vector<std::string> file_states(const std::vector<std::string>& files, unsigned jobs) {
+  std::vector<std::string> out(files.size());
+  const unsigned n = std::max(1U, std::min<unsigned>(jobs != 0 ? jobs : std::thread::hardware_concurrency(),
+                                                      static_cast<unsigned>(std::max<std::size_t>(files.size(), 1))));
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i = next++; i < files.size(); i = next++) out[i] = file_state(files[i]);
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < n; ++t) threads.emplace_back(work);
+  work();
+  for (std::thread& t : threads) t.join();
+  return out;
+}
+
+json region_json(const source::Region& r) {
+  return json::array({r.begin.line, r.begin.column, r.end.line, r.end.column, r.begin_byte, r.end_byte});
+}
+
+source::Region region_from(const json& j) {
+  source::Region r;
+  r.begin.line = j.at(0).get<std::uint32_t>();
+  r.begin.column = j.at(1).get<std::uint32_t>();
+  r.end.line = j.at(2).get<std::uint32_t>();
+  r.end.column = j.at(3).get<std::uint32_t>();
+  r.begin_byte = j.at(4).get<std::size_t>();
+  r.end_byte = j.at(5).get<std::size_t>();
+  return r;
+}
+
+// A diagnostic is an array (no keys to write, read and compare): [code, slug, severity, message, path, region,
+// setting, suppressed, related, fix or null].
+json diagnostic_json(const rule::Diagnostic& d) {
+  json related = json::array();
+  for (const rule::RelatedLocation& r : d.related) related.push_back({r.path, region_json(r.region), r.message});
+  json fix;
+  if (d.fix) {
+    json edits = json::array();
+    for (const rule::Edit& e : d.fix->edits) edits.push_back({e.path, e.begin, e.end, e.replacement});
+    fix = {d.fix->description, static_cast<int>(d.fix->safety), std::move(edits)};
+  }
+  return {d.code,    d.slug,       static_cast<int>(d.severity), d.message,          d.path,
+          region_json(d.region), d.setting, d.suppressed,          std::move(related), std::move(fix)};
+}
+
+rule::Diagnostic diagnostic_from(const json& j) {
+  rule::Diagnostic d;
+  d.code = j.at(0).get<std::string>();
+  d.slug = j.at(1).get<std::string>();
+  const int severity = j.at(2).get<int>();
+  if (severity < 0 || severity > 2) throw std::out_of_range("severity");
+  d.severity = static_cast<rule::Severity>(severity);
+  d.message = j.at(3).get<std::string>();
+  d.path = j.at(4).get<std::string>();
+  d.region = region_from(j.at(5));
+  d.setting = j.at(6).get<std::string>();
+  d.suppressed = j.at(7).get<bool>();
+  for (const json& r : j.at(8))
+    d.related.push_back({r.at(0).get<std::string>(), region_from(r.at(1)), r.at(2).get<std::string>()});
+  if (const json& f = j.at(9); !f.is_null()) {
+    rule::Fix fix;
+    fix.description = f.at(0).get<std::string>();
+    fix.safety = f.at(1).get<int>() == 0 ? rule::FixSafety::Safe : rule::FixSafety::Unsafe;
+    for (const json& e : f.at(2))
+      fix.edits.push_back({e.at(0).get<std::string>(), e.at(1).get<std::size_t>(), e.at(2).get<std::size_t>(),
+                           e.at(3).get<std::string>()});
+    d.fix = std::move(fix);
+  }
+  return d;
+}
+
+/// Everything that decides the findings besides file contents: the version, the options, where it runs and the
+/// project boundary (which depends on where `.git` folders are).
+std::string settings_key(const RunOptions& o, const CacheOptions& cache) {
+  std::error_code ec;
+  json j = {{"version", LAUNCHLINT_VERSION},
+            {"cwd", fs::current_path(ec).generic_string()},
+            {"paths", o.paths},
+            {"select", o.selection.select},
+            {"ignore", o.selection.ignore},
+            {"extend_select", o.selection.extend_select},
+            {"exclude", o.exclude},
+            {"show_suppressed", o.show_suppressed},
+            {"respect_gitignore", o.respect_gitignore},
+            {"allow_outside", o.allow_outside},
+            {"boundary", boundary_roots(o)},
+            {"settings", cache.settings}};
+  json severity = json::array();
+  for (const auto& [code, level] : o.selection.severity) severity.push_back({code, static_cast<int>(level)});
+  j["severity"] = std::move(severity);
+  json pfi = json::array();
+  for (const PerFileIgnore& p : o.per_file_ignores) pfi.push_back({p.glob, p.codes});
+  j["per_file_ignores"] = std::move(pfi);
+  json declared = json::array();
+  for (const DeclaredLaunch& d : o.declared_launches)
+    declared.push_back({d.name, d.command, d.files, d.base_dir, d.config_path, d.command_begin, d.command_end});
+  j["declared_launches"] = std::move(declared);
+  return j.dump();
+}
+
+/// Removes the oldest entries of `folder` beyond kMaxEntries. Racing runs may remove the same entry: harmless.
+void prune(const fs::path& folder) {
+  std::error_code ec;
+  std::vector<std::pair<fs::file_time_type, fs::path>> entries;
+  for (fs::directory_iterator it(folder, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    if (it->is_regular_file(ec) && it->path().filename().string().size() == 64)
+      entries.emplace_back(it->last_write_time(ec), it->path());
+  }
+  if (entries.size() <= kMaxEntries) return;
+  std::sort(entries.begin(), entries.end());
+  for (std::size_t i = 0; i + kMaxEntries < entries.size(); ++i) fs::remove(entries[i].second, ec);
+}
+
+/// Makes the cache folder, tagged as one (CACHEDIR.TAG) and ignored by git, as ruff does. False when it cannot.
+bool prepare_folder(const fs::path& dir, const fs::path& folder) {
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  if (ec) return false;
+  if (!fs::exists(dir / ".gitignore", ec))
+    (void)report::write_output_file((dir / ".gitignore").string(), "# Automatically created by launchlint.\n*\n");
+  if (!fs::exists(dir / "CACHEDIR.TAG", ec))
+    (void)report::write_output_file((dir / "CACHEDIR.TAG").string(),
+                                    "Signature: 8a477f597d28d172789f06886806bc55\n"
+                                    "# This file is a cache directory tag created by launchlint.\n");
+  return true;
+}
+
+/// An entry's first line: format, version, key and the SHA-256 of the payload (the JSON after the line).
+std::string entry_header(const std::string& key, const std::string& checksum) {
+  return "launchlint-cache " + std::to_string(kEntryFormat) + " " + LAUNCHLINT_VERSION + " " + key + " " + checksum +
+         "\n";
+}
+
+/// A run answered from the entry `text`, or nullopt when it does not fit (any mismatch, any malformed field).
+std::optional<RunResult> answer_from(const std::string& text, const std::string& key,
+                                     const std::map<std::string, std::string>& hashes) {
+  const std::size_t eol = text.find('\n');
+  if (eol == std::string::npos) return std::nullopt;
+  const std::string_view header(text.data(), eol + 1);
+  const std::string_view payload_text = std::string_view(text).substr(eol + 1);
+  if (header != entry_header(key, sha256_hex(payload_text))) return std::nullopt;
+  const json payload = json::parse(payload_text);
+  // Every other file the run looked at must be as it was.
+  std::map<std::string, std::string> known = hashes;
+  for (const json& dep : payload.at("depends_on")) {
+    const std::string path = dep.at(0).get<std::string>();
+    const std::string state = dep.at(1).get<std::string>();
+    if (file_state(path) != state) return std::nullopt;
+    known.emplace(path, state);
+  }
+  RunResult result;
+  result.files_checked = payload.at("files_checked").get<std::size_t>();
+  for (const json& d : payload.at("diagnostics")) result.diagnostics.push_back(diagnostic_from(d));
+  // The sources the reports quote: read again, and used only if the content is still the one the findings are
+  // about (a file changed since is a miss, never a wrong snippet).
+  std::set<std::string> quoted;
+  for (const rule::Diagnostic& d : result.diagnostics) {
+    quoted.insert(d.path);
+    for (const auto& r : d.related) quoted.insert(r.path);
+    if (d.fix)
+      for (const auto& e : d.fix->edits) quoted.insert(e.path);
+  }
+  for (const json& d : payload.at("documents")) {
+    auto doc = std::make_unique<model::Document>();
+    const std::string path = d.at(0).get<std::string>();
+    const int kind = d.at(1).get<int>();
+    if (kind < 0 || kind > static_cast<int>(model::DocKind::LaunchScript)) return std::nullopt;
+    doc->kind = static_cast<model::DocKind>(kind);
+    if (!d.at(2).is_null()) doc->read_error = d.at(2).get<std::string>();
+    std::string text;
+    if (quoted.count(path) != 0 && !doc->read_error) {
+      const auto h = known.find(path);
+      source::ReadResult read = source::read_regular_file(path, kMaxFileBytes);
+      if (h == known.end() || !read.text || sha256_hex(*read.text) != h->second) return std::nullopt;
+      text = std::move(*read.text);
+      if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
+    }
+    doc->source = std::make_shared<source::SourceFile>(path, std::move(text));
+    result.sources[path] = doc->source;
+    result.documents.push_back(std::move(doc));
+  }
+  for (const std::string& path : quoted) {
+    if (result.sources.count(path) == 0) return std::nullopt;  // a finding in a file the entry does not hold
+  }
+  return result;
+}
+
+}  // namespace
+
+std::string sha256_hex(std::string_view bytes) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  if (EVP_Digest(bytes.data(), bytes.size(), digest, &size, EVP_sha256(), nullptr) != 1) return "";
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(size * 2);
+  for (unsigned int i = 0; i < size; ++i) {
+    out += kHex[digest[i] >> 4];
+    out += kHex[digest[i] & 0xF];
+  }
+  return out;
+}
+
+RunResult run_cached(const rule::RuleTable& rules, const RunOptions& options, const CacheOptions& cache,
+                     CacheOutcome* outcome) {
+  CacheOutcome local;
+  CacheOutcome& out = outcome != nullptr ? *outcome : local;
+  out = {};
+  if (cache.dir.empty() || options.read_stdin || !options.overlay.empty()) return run(rules, options);
+
+  // The key: settings, then every discovered file with the hash of its content.
+  const std::vector<std::string> files = discover(options.paths, options.exclude, options.respect_gitignore, nullptr);
+  const std::vector<std::string> states = file_states(files, options.jobs);
+  std::map<std::string, std::string> hashes;
+  std::string material = settings_key(options, cache);
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    material += '\n' + files[i] + '\0' + states[i];
+    hashes.emplace(files[i], states[i]);
+  }
+  const std::string key = sha256_hex(material);
+  const fs::path dir(cache.dir);
+  const fs::path folder = dir / LAUNCHLINT_VERSION;
+  const fs::path entry_path = folder / key;
+  out.entry = entry_path.string();
+
+  source::ReadResult read = source::read_regular_file(entry_path.string(), kMaxFileBytes);
+  if (read.text) {
+    try {
+      if (std::optional<RunResult> hit = answer_from(*read.text, key, hashes)) {
+        out.hit = true;
+        return std::move(*hit);
+      }
+    } catch (const json::exception&) {
+      // A corrupt or foreign entry is a miss.
+    } catch (const std::out_of_range&) {
+    }
+  }
+
+  source::begin_access_log();
+  RunResult result = run(rules, options);
+  const std::vector<std::string> accessed = source::end_access_log();
+
+  // A file edited while the run read it: the findings may be of either content, so nothing is written.
+  if (file_states(files, options.jobs) != states) return result;
+  json payload;
+  payload["files_checked"] = result.files_checked;
+  json depends_on = json::array();
+  for (const std::string& path : accessed) {
+    if (hashes.count(path) == 0) depends_on.push_back({path, file_state(path)});
+  }
+  // Documents loaded beyond the discovered ones (a launch's files) are noted by the binder; any left are added.
+  json documents = json::array();
+  for (const auto& d : result.documents) {
+    documents.push_back({d->path(), static_cast<int>(d->kind), d->read_error ? json(*d->read_error) : json()});
+    if (hashes.count(d->path()) == 0 && !std::binary_search(accessed.begin(), accessed.end(), d->path()))
+      depends_on.push_back({d->path(), file_state(d->path())});
+  }
+  payload["depends_on"] = std::move(depends_on);
+  payload["documents"] = std::move(documents);
+  json diagnostics = json::array();
+  for (const rule::Diagnostic& d : result.diagnostics) diagnostics.push_back(diagnostic_json(d));
+  payload["diagnostics"] = std::move(diagnostics);
+
+  std::string payload_text;
+  try {
+    payload_text = payload.dump();
+  } catch (const json::exception&) {
+    return result;  // a path or message that is not UTF-8 cannot round-trip through JSON: not cached
+  }
+  const std::string entry = entry_header(key, sha256_hex(payload_text)) + payload_text;
+  if (prepare_folder(dir, folder) && report::write_output_file(entry_path.string(), entry).empty()) {
+    out.written = true;
+    prune(folder);
+  }
+  return result;
+}
+
+}  // namespace lint::driver
