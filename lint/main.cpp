@@ -542,6 +542,7 @@ int run(int argc, char** argv) {
   for (auto& [k, v] : severity) opts.selection.severity[k] = v;
   if (!cli.fail_on.empty()) fail_on = cli.fail_on;
   opts.jobs = cli.jobs;
+  opts.keep_launches = cli.command == "explain";
   opts.show_suppressed = cli.show_suppressed;
   opts.respect_gitignore = cli.gitignore;
   opts.allow_outside.insert(opts.allow_outside.end(), cli.allow_outside.begin(), cli.allow_outside.end());

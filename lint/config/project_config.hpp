@@ -28,7 +28,7 @@ struct ProjectConfig {
   std::optional<std::string> fail_on;
   std::optional<std::string> gpu_memory;  ///< `gpu-memory = "80GiB"`: per-GPU memory for MEM001
   std::vector<driver::DeclaredLaunch> launches;
-  /// `allow-outside = ["../shared"]`: files or folders outside the project that launches may read, resolved
+  /// `allow-outside = ["../common-configs"]`: files or folders outside the project that launches may read, resolved
   /// against the config's folder (the `--allow-outside` key).
   std::vector<std::string> allow_outside;
   std::optional<std::string> cache_dir;  ///< `cache-dir`: where the result cache lives, resolved likewise

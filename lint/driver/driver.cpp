@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "lint/bind/binder.hpp"
+#include "lint/bind/ci_workflow.hpp"
 #include "lint/model/classify.hpp"
 #include "lint/model/resolve.hpp"
 #include "lint/parse/readers.hpp"
@@ -200,7 +201,9 @@ const std::string* overlay_text(const std::map<std::string, std::string>& overla
 }
 
 std::unique_ptr<model::Document> read_document(const std::string& path, bool explicitly_named,
-                                               const std::map<std::string, std::string>& overlay) {
+                                               const std::map<std::string, std::string>& overlay,
+                                               bool* from_disk = nullptr) {
+  if (from_disk != nullptr) *from_disk = false;
   if (const std::string* text = overlay_text(overlay, path)) return load_document(path, *text, explicitly_named);
   auto fail = [&](std::string why) {
     auto doc = std::make_unique<model::Document>();
@@ -215,6 +218,7 @@ std::unique_ptr<model::Document> read_document(const std::string& path, bool exp
     return fail(read.error.starts_with("larger") ? "file is " + read.error : read.error);
   }
   std::string text = std::move(*read.text);
+  if (from_disk != nullptr) *from_disk = true;
   return load_document(path, std::move(text), explicitly_named);
 }
 
@@ -259,17 +263,27 @@ std::vector<rule::Diagnostic> cap_findings(std::vector<rule::Diagnostic> all) {
 
 namespace {
 
-/// Discovers the files under the given paths (or takes stdin) and loads them in parallel.
-std::vector<std::unique_ptr<model::Document>> load_documents(const RunOptions& options, unsigned jobs) {
+/// Discovers the files under the given paths (or takes stdin) and loads them in parallel; `finish(i, document,
+/// from_disk)` runs on each as soon as it is loaded, on the thread that loaded it (streaming: what a document
+/// holds only for its own sake is dropped there).
+template <typename Prepare, typename Finish>
+std::vector<std::unique_ptr<model::Document>> load_documents(const RunOptions& options, unsigned jobs,
+                                                             Prepare prepare, Finish finish) {
   std::vector<std::string> explicit_files;
   std::vector<std::string> files;
   if (!options.read_stdin) files = discover(options.paths, options.exclude, options.respect_gitignore, &explicit_files);
   const std::set<std::string> explicit_set(explicit_files.begin(), explicit_files.end());
-  std::vector<std::unique_ptr<model::Document>> documents(files.size());
+  std::vector<std::unique_ptr<model::Document>> documents(files.size() + (options.read_stdin ? 1 : 0));
+  prepare(documents.size());
   parallel_for(files.size(), jobs, [&](std::size_t i) {
-    documents[i] = read_document(files[i], explicit_set.count(files[i]) != 0, options.overlay);
+    bool from_disk = false;
+    documents[i] = read_document(files[i], explicit_set.count(files[i]) != 0, options.overlay, &from_disk);
+    finish(i, *documents[i], from_disk);
   });
-  if (options.read_stdin) documents.push_back(load_document(options.stdin_filename, options.stdin_text, true));
+  if (options.read_stdin) {
+    documents.back() = load_document(options.stdin_filename, options.stdin_text, true);
+    finish(documents.size() - 1, *documents.back(), false);
+  }
   return documents;
 }
 
@@ -317,8 +331,16 @@ bool inside_project(const std::string& path, const std::vector<fs::path>& roots)
   return false;
 }
 
+/// Binds every launch command to its files (loading files a command names outside the linted paths), resolves
+/// each launch and hands it to `check(launch, order)` (`order`: where the launch stands among all, so findings can
+/// be merged in the same order whatever the threads do). Each file that no launch command binds is then a launch of its own;
+/// a bound file is judged within its launches (a script's checkpointing silences its config's FSDP001, for
+/// example). Launches are resolved and checked a batch at a time, in parallel, and kept only when `keep` is set
+/// (explain, the language server): a run of thousands of configs never holds thousands of resolved launches.
+/// Returns the launches kept: the files alone first, then the bound launches.
+template <typename Check>
 std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::Document>>& documents,
-                                            const RunOptions& options) {
+                                            const RunOptions& options, unsigned jobs, Check check) {
   const std::vector<fs::path> roots = project_roots(options);
   bind::DocumentSet docs(documents, [&roots, &options](const std::string& path) {
     if (!inside_project(path, roots)) {
@@ -334,20 +356,45 @@ std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::D
     }
     return read_document(path, true, options.overlay);
   });
-  const std::deque<bind::CommandSite> commands = bind::collect_commands(docs, options.declared_launches);
-  std::vector<model::Launch> bound;
-  for (const bind::CommandSite& site : commands) bound.push_back(model::resolve_bound(bind::bind_command(docs, site)));
+  const std::size_t batch = std::max<std::size_t>(64, std::size_t{16} * jobs);
+  std::vector<model::Launch> kept_alone;
+  std::vector<model::Launch> kept_bound;
+  // Checks a batch of launches in parallel; keeps them in `kept` when asked. Files alone come first in the order.
+  std::size_t bound_seen = 0;
+  std::size_t alone_seen = 0;
+  const auto resolve_and_check = [&](std::vector<model::Launch>& launches, std::vector<model::Launch>& kept) {
+    const bool bound = &kept == &kept_bound;
+    std::size_t& seen = bound ? bound_seen : alone_seen;
+    parallel_for(launches.size(), jobs, [&](std::size_t i) { check(launches[i], std::make_pair(bound, seen + i)); });
+    seen += launches.size();
+    if (options.keep_launches) std::move(launches.begin(), launches.end(), std::back_inserter(kept));
+    launches.clear();
+  };
 
-  std::vector<model::Launch> launches;
+  const std::deque<bind::CommandSite> commands = bind::collect_commands(docs, options.declared_launches);
   std::set<const model::Document*> in_bound;
-  for (const model::Launch& l : bound) in_bound.insert(l.documents.begin(), l.documents.end());
+  std::vector<model::Launch> pending;
+  for (const bind::CommandSite& site : commands) {
+    pending.push_back(model::resolve_bound(bind::bind_command(docs, site)));  // binding loads files: one thread
+    in_bound.insert(pending.back().documents.begin(), pending.back().documents.end());
+    if (pending.size() >= batch) resolve_and_check(pending, kept_bound);
+  }
+  resolve_and_check(pending, kept_bound);
+
+  std::vector<const model::Document*> alone;
   for (const auto& d : documents) {
     if (d->kind != model::DocKind::Unknown && d->kind != model::DocKind::LaunchScript && !d->read_error &&
         in_bound.count(d.get()) == 0)
-      launches.push_back(model::resolve_file(*d));
+      alone.push_back(d.get());
   }
-  for (model::Launch& l : bound) launches.push_back(std::move(l));
-  return launches;
+  for (std::size_t from = 0; from < alone.size(); from += batch) {
+    const std::size_t n = std::min(batch, alone.size() - from);
+    std::vector<model::Launch> launches(n);
+    parallel_for(n, jobs, [&](std::size_t i) { launches[i] = model::resolve_file(*alone[from + i]); });
+    resolve_and_check(launches, kept_alone);
+  }
+  for (model::Launch& l : kept_bound) kept_alone.push_back(std::move(l));
+  return kept_alone;
 }
 
 /// Runs every enabled rule on every document and launch, then on every suppression (LL003/LL004, which need the
@@ -362,21 +409,25 @@ class RuleRunner {
     for (const rule::RuleInfo* r : enabled_) instances_.push_back(r->factory());
   }
 
-  std::vector<rule::Diagnostic> check(const RunResult& run) {
-    std::vector<std::vector<rule::Diagnostic>> per_doc(run.documents.size());
-    parallel_for(run.documents.size(), jobs_, [&](std::size_t i) {
-      for (std::size_t k = 0; k < enabled_.size(); ++k) {
-        Collector ctx(*enabled_[k], rules_, options_.selection, per_doc[i]);
-        instances_[k]->check_document(*run.documents[i], ctx);
-      }
-    });
-    std::vector<std::vector<rule::Diagnostic>> per_launch(run.launches.size());
-    parallel_for(run.launches.size(), jobs_, [&](std::size_t i) {
-      for (std::size_t k = 0; k < enabled_.size(); ++k) {
-        Collector ctx(*enabled_[k], rules_, options_.selection, per_launch[i]);
-        instances_[k]->check_launch(run.launches[i], ctx);
-      }
-    });
+  /// The per-file rules on one document (thread-safe: called for several documents at once).
+  void check_document(const model::Document& doc, std::vector<rule::Diagnostic>& out) const {
+    for (std::size_t k = 0; k < enabled_.size(); ++k) {
+      Collector ctx(*enabled_[k], rules_, options_.selection, out);
+      instances_[k]->check_document(doc, ctx);
+    }
+  }
+
+  /// The per-launch rules on one launch (thread-safe).
+  void check_launch(const model::Launch& launch, std::vector<rule::Diagnostic>& out) const {
+    for (std::size_t k = 0; k < enabled_.size(); ++k) {
+      Collector ctx(*enabled_[k], rules_, options_.selection, out);
+      instances_[k]->check_launch(launch, ctx);
+    }
+  }
+
+  /// The per-file and per-launch findings together: sorted and deduplicated.
+  static std::vector<rule::Diagnostic> merge(std::vector<std::vector<rule::Diagnostic>>& per_doc,
+                                             std::vector<std::vector<rule::Diagnostic>>& per_launch) {
     std::vector<rule::Diagnostic> all;
     for (auto& v : per_doc) std::move(v.begin(), v.end(), std::back_inserter(all));
     for (auto& v : per_launch) std::move(v.begin(), v.end(), std::back_inserter(all));
@@ -390,14 +441,10 @@ class RuleRunner {
     return all;
   }
 
-  /// In-source suppression comments and per-file-ignores; severity overrides.
-  std::map<std::string, std::vector<rule::Suppression>> suppress(const RunResult& run,
-                                                                 std::vector<rule::Diagnostic>& all) const {
-    std::map<std::string, std::vector<rule::Suppression>> suppressions;
-    for (const auto& d : run.documents) {
-      if ((d->read_error || d->kind == model::DocKind::Unknown) && !d->report_parse_errors) continue;
-      suppressions[d->path()] = rule::find_suppressions(*d->source, d->format == parse::Format::Json);
-    }
+  /// In-source suppression comments and per-file-ignores (`suppressions`: each document's comments, found when
+  /// it was loaded); severity overrides.
+  void suppress(std::map<std::string, std::vector<rule::Suppression>>& suppressions,
+                std::vector<rule::Diagnostic>& all) const {
     for (rule::Diagnostic& diag : all) {
       if (auto sev = severity_override(options_.selection, diag.code)) diag.severity = *sev;
       if (auto it = suppressions.find(diag.path); it != suppressions.end()) {
@@ -421,7 +468,6 @@ class RuleRunner {
         }
       }
     }
-    return suppressions;
   }
 
   /// Suppressions that suppressed nothing (LL004) and unknown codes (LL003).
@@ -463,14 +509,53 @@ std::vector<std::string> boundary_roots(const RunOptions& options) {
 RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
   const unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1U, std::thread::hardware_concurrency());
   RunResult result;
-  result.documents = load_documents(options, jobs);                 // 1. discover and load
-  result.launches = bind_and_resolve(result.documents, options);    // 2. bind and resolve launches
+  RuleRunner runner(rules, options, jobs);
+  // Each document is finished as soon as it is loaded: its per-file rules run, its suppression comments are read,
+  // a config no launch can use gives its tree back, and a file read from disk gives its text back (read again
+  // only if a launch rule or a report needs it: lint/source/source_file.hpp). Peak memory is then the facts of
+  // the run plus what the threads hold, not every file's text and tree.
+  std::vector<std::vector<rule::Diagnostic>> per_doc;
+  std::vector<std::vector<rule::Suppression>> comments;
+  const auto finish = [&](std::size_t i, model::Document& d, bool from_disk) {
+    runner.check_document(d, per_doc[i]);
+    if (!(d.read_error || d.kind == model::DocKind::Unknown) || d.report_parse_errors)
+      comments[i] = rule::find_suppressions(*d.source, d.format == parse::Format::Json);
+    if (d.kind == model::DocKind::Unknown && d.config.has_root && !bind::is_ci_workflow(d)) d.config.root = parse::Node{};
+    if (from_disk) d.source->release(kMaxFileBytes);
+  };
+  const auto prepare = [&](std::size_t n) {  // before loading: the finishing step writes by index
+    per_doc.resize(n);
+    comments.resize(n);
+  };
+  result.documents = load_documents(options, jobs, prepare, finish);         // 1. discover, load, per-file rules
+  std::map<std::pair<bool, std::size_t>, std::vector<rule::Diagnostic>> found_by_launch;
+  std::mutex found_mutex;
+  const auto check = [&](const model::Launch& launch, std::pair<bool, std::size_t> order) {
+    std::vector<rule::Diagnostic> found;
+    runner.check_launch(launch, found);
+    if (found.empty()) return;
+    const std::lock_guard<std::mutex> lock(found_mutex);
+    found_by_launch[order] = std::move(found);
+  };
+  result.launches = bind_and_resolve(result.documents, options, jobs, check);  // 2. bind, resolve, launch rules
+  // Files a launch named outside the linted paths were loaded while binding: finish them too.
+  const std::size_t loaded = per_doc.size();
+  per_doc.resize(result.documents.size());
+  comments.resize(result.documents.size());
+  for (std::size_t i = loaded; i < result.documents.size(); ++i) finish(i, *result.documents[i], false);
   result.files_checked = result.documents.size();
   for (const auto& d : result.documents) result.sources[d->path()] = d->source;
 
-  RuleRunner runner(rules, options, jobs);
-  std::vector<rule::Diagnostic> all = runner.check(result);         // 3. rules
-  const auto suppressions = runner.suppress(result, all);           // 4. suppressions
+  std::vector<std::vector<rule::Diagnostic>> per_launch;
+  for (auto& [order, found] : found_by_launch) per_launch.push_back(std::move(found));
+  std::vector<rule::Diagnostic> all = RuleRunner::merge(per_doc, per_launch);  // 3. all findings
+  std::map<std::string, std::vector<rule::Suppression>> suppressions;
+  for (std::size_t i = 0; i < result.documents.size(); ++i) {
+    const model::Document& d = *result.documents[i];
+    if (!(d.read_error || d.kind == model::DocKind::Unknown) || d.report_parse_errors)
+      suppressions[d.path()] = std::move(comments[i]);
+  }
+  runner.suppress(suppressions, all);                               // 4. suppressions
   std::vector<rule::Diagnostic> late = runner.check_suppressions(result, suppressions);
   std::move(late.begin(), late.end(), std::back_inserter(all));
   if (!options.show_suppressed) std::erase_if(all, [](const rule::Diagnostic& d) { return d.suppressed; });

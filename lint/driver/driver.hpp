@@ -50,12 +50,15 @@ struct RunOptions {
   /// Text that replaces a file's content on disk, by path (as discovered, normalised: `a/b.yaml`, no `./`):
   /// unsaved editor buffers, fixes not yet written. A path here that is not on disk is still read when named.
   std::map<std::string, std::string> overlay;
+  /// Keep the resolved launches in RunResult (explain, the language server). Off, each launch is dropped once its
+  /// rules have run, so memory does not grow with the number of launches.
+  bool keep_launches = true;
 };
 
 struct RunResult {
   std::vector<rule::Diagnostic> diagnostics;      ///< sorted, deduplicated; suppressed ones only if asked
   std::vector<std::unique_ptr<model::Document>> documents;
-  std::vector<model::Launch> launches;            ///< each file alone, then bound launches
+  std::vector<model::Launch> launches;            ///< each file alone, then bound launches (if keep_launches)
   std::map<std::string, source::SourcePtr> sources;
   std::size_t files_checked = 0;
 };

@@ -268,7 +268,10 @@ const std::vector<rule::Diagnostic>& diagnostics_of(const ReportInput& in) {
 const source::SourceFile* find_source(const ReportInput& in, const std::string& path) {
   if (in.sources == nullptr) return nullptr;
   const auto it = in.sources->find(path);
-  return it == in.sources->end() ? nullptr : it->second.get();
+  // A file whose text was released and has changed on disk since is not quoted: its lines are not the ones the
+  // findings are about.
+  if (it == in.sources->end() || !it->second->unchanged()) return nullptr;
+  return it->second.get();
 }
 
 std::size_t DisplayLine::offset(std::uint32_t column) const {

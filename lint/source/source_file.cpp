@@ -1,6 +1,9 @@
 #include "lint/source/source_file.hpp"
 
 #include <algorithm>
+#include <functional>
+
+#include "lint/source/read_file.hpp"
 
 namespace lint::source {
 
@@ -63,6 +66,34 @@ bool is_valid_utf8(std::string_view text, std::size_t* first_bad) {
 }
 
 SourceFile::SourceFile(std::string path, std::string text) : path_(std::move(path)), text_(std::move(text)) {
+  index();
+}
+
+void SourceFile::release(std::uintmax_t max_bytes) const {
+  const std::lock_guard<std::mutex> lock(reload_mutex_);
+  if (released_.load(std::memory_order_relaxed)) return;
+  released_size_ = text_.size();
+  released_hash_ = std::hash<std::string_view>{}(text_);
+  max_bytes_ = max_bytes;
+  std::string().swap(text_);
+  std::vector<std::size_t>().swap(line_starts_);
+  std::vector<std::uint32_t>().swap(block_columns_);
+  released_.store(true, std::memory_order_release);
+}
+
+void SourceFile::reload() const {
+  const std::lock_guard<std::mutex> lock(reload_mutex_);
+  if (!released_.load(std::memory_order_relaxed)) return;
+  ReadResult read = read_regular_file(path_, max_bytes_);
+  std::string text = read.text ? std::move(*read.text) : std::string();
+  if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
+  changed_ = !read.text || text.size() != released_size_ || std::hash<std::string_view>{}(text) != released_hash_;
+  text_ = changed_ ? std::string() : std::move(text);
+  index();
+  released_.store(false, std::memory_order_release);
+}
+
+void SourceFile::index() const {
   line_starts_.push_back(0);
   const std::size_t n = text_.size();
   for (std::size_t i = 0; i < n; ++i) {
@@ -88,12 +119,14 @@ SourceFile::SourceFile(std::string path, std::string text) : path_(std::move(pat
 }
 
 std::size_t SourceFile::line_start(std::uint32_t line) const {
+  ensure_loaded();
   if (line == 0) return 0;
   if (line > line_starts_.size()) return text_.size();
   return line_starts_[line - 1];
 }
 
 Position SourceFile::position_at(std::size_t byte) const {
+  ensure_loaded();
   byte = std::min(byte, text_.size());
   auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), byte);
   const auto line_index = static_cast<std::size_t>(std::distance(line_starts_.begin(), it)) - 1;
@@ -109,12 +142,14 @@ Position SourceFile::position_at(std::size_t byte) const {
 }
 
 Region SourceFile::region(std::size_t begin_byte, std::size_t end_byte) const {
+  ensure_loaded();
   begin_byte = std::min(begin_byte, text_.size());
   end_byte = std::clamp(end_byte, begin_byte, text_.size());
   return Region{position_at(begin_byte), position_at(end_byte), begin_byte, end_byte};
 }
 
 std::string_view SourceFile::line_text(std::uint32_t line) const {
+  ensure_loaded();
   if (line == 0 || line > line_starts_.size()) return {};
   const std::size_t start = line_starts_[line - 1];
   std::size_t end = line < line_starts_.size() ? line_starts_[line] : text_.size();
@@ -128,6 +163,7 @@ Region SourceFile::line_region(std::uint32_t line) const {
 }
 
 std::size_t SourceFile::byte_at(Position pos) const {
+  ensure_loaded();
   const std::size_t start = line_start(pos.line);
   const std::string_view text = line_text(pos.line);
   std::uint32_t col = 1;

@@ -3,7 +3,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,13 +34,35 @@ struct Region {
 /// as one code point, so invalid UTF-8 still maps to a position; CR, LF and CRLF all end a line. Every lookup
 /// costs O(log lines + 4 KiB) whatever the length of the line: a checkpoint every 4 KiB of text holds the column
 /// there, so a file of one long line does not make its positions quadratic.
+///
+/// A file read from disk can give its text and index back once its facts are extracted (release): the next use
+/// reads the file again, and keeps the text only if it is still the content the facts came from (same size and
+/// hash); a file changed since reads as empty and `unchanged()` is false, so no snippet ever shows other text than
+/// the one the findings are about. Thread-safe: concurrent readers reload once.
 class SourceFile {
  public:
   SourceFile(std::string path, std::string text);
+  SourceFile(const SourceFile&) = delete;
+  SourceFile& operator=(const SourceFile&) = delete;
 
   [[nodiscard]] const std::string& path() const { return path_; }
-  [[nodiscard]] const std::string& text() const { return text_; }
-  [[nodiscard]] std::size_t line_count() const { return line_starts_.size(); }
+  [[nodiscard]] const std::string& text() const {
+    ensure_loaded();
+    return text_;
+  }
+  [[nodiscard]] std::size_t line_count() const {
+    ensure_loaded();
+    return line_starts_.size();
+  }
+
+  /// Drops the text and the line index of a file whose text is the content of `path` on disk (after a UTF-8 BOM,
+  /// which is skipped again on reload); they are read again, up to `max_bytes`, when next needed.
+  void release(std::uintmax_t max_bytes) const;
+  /// False when the text was released and the file no longer holds it (its text then reads as empty).
+  [[nodiscard]] bool unchanged() const {
+    ensure_loaded();
+    return !changed_;
+  }
 
   /// The position of the character that starts at `byte` (clamped to the text).
   [[nodiscard]] Position position_at(std::size_t byte) const;
@@ -54,12 +78,25 @@ class SourceFile {
   [[nodiscard]] std::size_t byte_at(Position pos) const;
 
  private:
+  void index() const;
+  void ensure_loaded() const {
+    if (released_.load(std::memory_order_acquire)) reload();
+  }
+  void reload() const;
+
   std::string path_;
-  std::string text_;
   static constexpr std::size_t kBlock = 4096;
 
-  std::vector<std::size_t> line_starts_;
-  std::vector<std::uint32_t> block_columns_;  ///< code points from its line's start to byte k * kBlock
+  // Mutable: a released file reloads behind const accessors (under reload_mutex_).
+  mutable std::string text_;
+  mutable std::vector<std::size_t> line_starts_;
+  mutable std::vector<std::uint32_t> block_columns_;  ///< code points from its line's start to byte k * kBlock
+  mutable std::atomic<bool> released_{false};
+  mutable bool changed_ = false;
+  mutable std::size_t released_size_ = 0;
+  mutable std::size_t released_hash_ = 0;
+  mutable std::uintmax_t max_bytes_ = 0;
+  mutable std::mutex reload_mutex_;
 };
 
 using SourcePtr = std::shared_ptr<const SourceFile>;
