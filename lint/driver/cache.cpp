@@ -1,9 +1,10 @@
 #include "lint/driver/cache.hpp"
 
-#include <openssl/evp.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -13,11 +14,13 @@
 #include "lint/report/output_file.hpp"
 #include "lint/source/access_log.hpp"
 #include "lint/source/read_file.hpp"
+#include "lint/source/sha256.hpp"
 
 namespace lint::driver {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using source::sha256_hex;
 
 namespace {
 
@@ -36,14 +39,102 @@ std::string file_state(const std::string& path) {
   return sha256_hex(*read.text);
 }
 
-/// file_state of each of `files`, read on `jobs` threads (0: all cores).
-std::vector<std::string> file_states(const std::vector<std::string>& files, unsigned jobs) {
+/// What stat(2) says of a file: when all of it is as recorded, the content is taken to be the one hashed then,
+/// as git's index does. The change time and inode cannot be set back by ordinary tools, and a fresh checkout (a
+/// cache restored in CI) has other ones, so a stale or foreign record only costs a read.
+struct Stamp {
+  std::int64_t size = -1;
+  std::int64_t mtime_ns = 0;
+  std::int64_t ctime_ns = 0;
+  std::uint64_t ino = 0;
+  std::uint64_t dev = 0;
+  friend bool operator==(const Stamp&, const Stamp&) = default;
+};
+
+std::optional<Stamp> stamp_of(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  Stamp s;
+  s.size = st.st_size;
+  s.mtime_ns = std::int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec;
+  s.ctime_ns = std::int64_t{st.st_ctim.tv_sec} * 1000000000 + st.st_ctim.tv_nsec;
+  s.ino = st.st_ino;
+  s.dev = st.st_dev;
+  return s;
+}
+
+/// path -> (stamp, content hash), from the last run that hashed the files (`<cache>/<version>/files`).
+using StampIndex = std::map<std::string, std::pair<Stamp, std::string>, std::less<>>;
+
+std::string index_text(const StampIndex& index) {
+  std::string body;
+  for (const auto& [path, record] : index) {
+    const Stamp& s = record.first;
+    body += record.second + '\t' + std::to_string(s.size) + '\t' + std::to_string(s.mtime_ns) + '\t' +
+            std::to_string(s.ctime_ns) + '\t' + std::to_string(s.ino) + '\t' + std::to_string(s.dev) + '\t' + path +
+            '\n';
+  }
+  return std::string("launchlint-cache-index 1 ") + LAUNCHLINT_VERSION + " " + sha256_hex(body) + "\n" + body;
+}
+
+/// The index in `text`; empty when it is not one this version wrote whole (any mismatch ignores it all).
+StampIndex parse_index(const std::string& text) {
+  StampIndex index;
+  const std::size_t eol = text.find('\n');
+  if (eol == std::string::npos) return index;
+  const std::string_view body = std::string_view(text).substr(eol + 1);
+  if (text.substr(0, eol) != std::string("launchlint-cache-index 1 ") + LAUNCHLINT_VERSION + " " + sha256_hex(body))
+    return index;
+  std::size_t at = 0;
+  while (at < body.size()) {
+    const std::size_t end = body.find('\n', at);
+    if (end == std::string_view::npos) return {};
+    std::string_view line = body.substr(at, end - at);
+    at = end + 1;
+    std::string_view fields[7];
+    for (int f = 0; f < 6; ++f) {
+      const std::size_t tab = line.find('\t');
+      if (tab == std::string_view::npos) return {};
+      fields[f] = line.substr(0, tab);
+      line.remove_prefix(tab + 1);
+    }
+    fields[6] = line;
+    Stamp s;
+    try {
+      s.size = std::stoll(std::string(fields[1]));
+      s.mtime_ns = std::stoll(std::string(fields[2]));
+      s.ctime_ns = std::stoll(std::string(fields[3]));
+      s.ino = std::stoull(std::string(fields[4]));
+      s.dev = std::stoull(std::string(fields[5]));
+    } catch (const std::exception&) {
+      return {};
+    }
+    index.emplace(std::string(fields[6]), std::make_pair(s, std::string(fields[0])));
+  }
+  return index;
+}
+
+/// file_state of each of `files`, read on `jobs` threads (0: all cores). A file whose stamp is the one `index`
+/// recorded is not read; `stamps` receives each file's stamp as it was before it was hashed.
+std::vector<std::string> file_states(const std::vector<std::string>& files, unsigned jobs, const StampIndex& index,
+                                     std::vector<std::optional<Stamp>>* stamps) {
   std::vector<std::string> out(files.size());
+  if (stamps != nullptr) stamps->assign(files.size(), std::nullopt);
   const unsigned n = std::max(1U, std::min<unsigned>(jobs != 0 ? jobs : std::thread::hardware_concurrency(),
                                                       static_cast<unsigned>(std::max<std::size_t>(files.size(), 1))));
   std::atomic<std::size_t> next{0};
   auto work = [&] {
-    for (std::size_t i = next++; i < files.size(); i = next++) out[i] = file_state(files[i]);
+    for (std::size_t i = next++; i < files.size(); i = next++) {
+      const std::optional<Stamp> stamp = stamp_of(files[i]);
+      if (stamps != nullptr) (*stamps)[i] = stamp;
+      if (stamp) {
+        if (const auto it = index.find(files[i]); it != index.end() && it->second.first == *stamp) {
+          out[i] = it->second.second;
+          continue;
+        }
+      }
+      out[i] = file_state(files[i]);
+    }
   };
   std::vector<std::thread> threads;
   for (unsigned t = 1; t < n; ++t) threads.emplace_back(work);
@@ -206,15 +297,14 @@ std::optional<RunResult> answer_from(const std::string& text, const std::string&
     if (kind < 0 || kind > static_cast<int>(model::DocKind::LaunchScript)) return std::nullopt;
     doc->kind = static_cast<model::DocKind>(kind);
     if (!d.at(2).is_null()) doc->read_error = d.at(2).get<std::string>();
-    std::string text;
     if (quoted.count(path) != 0 && !doc->read_error) {
+      // Read when a report quotes it (not at all for concise or json), and only if still the content hashed.
       const auto h = known.find(path);
-      source::ReadResult read = source::read_regular_file(path, kMaxFileBytes);
-      if (h == known.end() || !read.text || sha256_hex(*read.text) != h->second) return std::nullopt;
-      text = std::move(*read.text);
-      if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
+      if (h == known.end()) return std::nullopt;
+      doc->source = source::SourceFile::deferred(path, h->second, kMaxFileBytes);
+    } else {
+      doc->source = std::make_shared<source::SourceFile>(path, "");
     }
-    doc->source = std::make_shared<source::SourceFile>(path, std::move(text));
     result.sources[path] = doc->source;
     result.documents.push_back(std::move(doc));
   }
@@ -226,20 +316,6 @@ std::optional<RunResult> answer_from(const std::string& text, const std::string&
 
 }  // namespace
 
-std::string sha256_hex(std::string_view bytes) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int size = 0;
-  if (EVP_Digest(bytes.data(), bytes.size(), digest, &size, EVP_sha256(), nullptr) != 1) return "";
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(size * 2);
-  for (unsigned int i = 0; i < size; ++i) {
-    out += kHex[digest[i] >> 4];
-    out += kHex[digest[i] & 0xF];
-  }
-  return out;
-}
-
 RunResult run_cached(const rule::RuleTable& rules, const RunOptions& options, const CacheOptions& cache,
                      CacheOutcome* outcome) {
   CacheOutcome local;
@@ -249,7 +325,14 @@ RunResult run_cached(const rule::RuleTable& rules, const RunOptions& options, co
 
   // The key: settings, then every discovered file with the hash of its content.
   const std::vector<std::string> files = discover(options.paths, options.exclude, options.respect_gitignore, nullptr);
-  const std::vector<std::string> states = file_states(files, options.jobs);
+  const fs::path dir(cache.dir);
+  const fs::path folder = dir / LAUNCHLINT_VERSION;
+  const fs::path index_path = folder / "files";
+  StampIndex index;
+  if (source::ReadResult r = source::read_regular_file(index_path.string(), kMaxFileBytes); r.text)
+    index = parse_index(*r.text);
+  std::vector<std::optional<Stamp>> stamps;
+  const std::vector<std::string> states = file_states(files, options.jobs, index, &stamps);
   std::map<std::string, std::string> hashes;
   std::string material = settings_key(options, cache);
   for (std::size_t i = 0; i < files.size(); ++i) {
@@ -257,8 +340,6 @@ RunResult run_cached(const rule::RuleTable& rules, const RunOptions& options, co
     hashes.emplace(files[i], states[i]);
   }
   const std::string key = sha256_hex(material);
-  const fs::path dir(cache.dir);
-  const fs::path folder = dir / LAUNCHLINT_VERSION;
   const fs::path entry_path = folder / key;
   out.entry = entry_path.string();
 
@@ -280,7 +361,8 @@ RunResult run_cached(const rule::RuleTable& rules, const RunOptions& options, co
   const std::vector<std::string> accessed = source::end_access_log();
 
   // A file edited while the run read it: the findings may be of either content, so nothing is written.
-  if (file_states(files, options.jobs) != states) return result;
+  // Read again whole (no index): the content hashes recorded below must be of what is on disk now.
+  if (file_states(files, options.jobs, {}, nullptr) != states) return result;
   json payload;
   payload["files_checked"] = result.files_checked;
   json depends_on = json::array();
@@ -310,6 +392,18 @@ RunResult run_cached(const rule::RuleTable& rules, const RunOptions& options, co
   if (prepare_folder(dir, folder) && report::write_output_file(entry_path.string(), entry).empty()) {
     out.written = true;
     prune(folder);
+    // The stamps of the files just hashed, for the next run. A file changed in the last two seconds is left out:
+    // an edit within the clock's resolution of the hash could leave its stamp unchanged (git's "racy" files).
+    const auto now = std::chrono::system_clock::now().time_since_epoch();
+    const std::int64_t recent = std::chrono::duration_cast<std::chrono::nanoseconds>(now).count() - 2000000000LL;
+    StampIndex fresh;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      const std::optional<Stamp>& s = stamps[i];
+      if (s && s->mtime_ns < recent && s->ctime_ns < recent && stamp_of(files[i]) == s &&
+          !states[i].starts_with("absent") && !states[i].starts_with("unreadable"))
+        fresh.emplace(files[i], std::make_pair(*s, states[i]));
+    }
+    (void)report::write_output_file(index_path.string(), index_text(fresh));
   }
   return result;
 }

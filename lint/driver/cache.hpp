@@ -34,7 +34,4 @@ struct CacheOutcome {
 RunResult run_cached(const rule::RuleTable& rules, const RunOptions& options, const CacheOptions& cache,
                      CacheOutcome* outcome = nullptr);
 
-/// SHA-256 of `bytes`, in lowercase hex.
-std::string sha256_hex(std::string_view bytes);
-
 }  // namespace lint::driver

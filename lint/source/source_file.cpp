@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "lint/source/read_file.hpp"
+#include "lint/source/sha256.hpp"
 
 namespace lint::source {
 
@@ -81,19 +82,32 @@ void SourceFile::release(std::uintmax_t max_bytes) const {
   released_.store(true, std::memory_order_release);
 }
 
+std::shared_ptr<const SourceFile> SourceFile::deferred(std::string path, std::string sha256, std::uintmax_t max_bytes) {
+  auto file = std::make_shared<SourceFile>(std::move(path), std::string());
+  file->expected_sha256_ = std::move(sha256);
+  file->max_bytes_ = max_bytes;
+  file->released_.store(true, std::memory_order_release);
+  return file;
+}
+
 void SourceFile::reload() const {
   const std::lock_guard<std::mutex> lock(reload_mutex_);
   if (!released_.load(std::memory_order_relaxed)) return;
   ReadResult read = read_regular_file(path_, max_bytes_);
   std::string text = read.text ? std::move(*read.text) : std::string();
+  const bool expected = expected_sha256_.empty() ? true : read.text && sha256_hex(text) == expected_sha256_;
   if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
-  changed_ = !read.text || text.size() != released_size_ || std::hash<std::string_view>{}(text) != released_hash_;
+  changed_ = !read.text || !expected ||
+             (expected_sha256_.empty() &&
+              (text.size() != released_size_ || std::hash<std::string_view>{}(text) != released_hash_));
   text_ = changed_ ? std::string() : std::move(text);
   index();
   released_.store(false, std::memory_order_release);
 }
 
 void SourceFile::index() const {
+  line_starts_.clear();
+  block_columns_.clear();
   line_starts_.push_back(0);
   const std::size_t n = text_.size();
   for (std::size_t i = 0; i < n; ++i) {

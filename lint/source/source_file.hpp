@@ -58,6 +58,9 @@ class SourceFile {
   /// Drops the text and the line index of a file whose text is the content of `path` on disk (after a UTF-8 BOM,
   /// which is skipped again on reload); they are read again, up to `max_bytes`, when next needed.
   void release(std::uintmax_t max_bytes) const;
+  /// A file not read yet: read on first use, and its text kept only if its bytes (BOM included) have the SHA-256
+  /// `sha256` (the result cache answers with these: lint/driver/cache.hpp).
+  static std::shared_ptr<const SourceFile> deferred(std::string path, std::string sha256, std::uintmax_t max_bytes);
   /// False when the text was released and the file no longer holds it (its text then reads as empty).
   [[nodiscard]] bool unchanged() const {
     ensure_loaded();
@@ -96,6 +99,7 @@ class SourceFile {
   mutable std::size_t released_size_ = 0;
   mutable std::size_t released_hash_ = 0;
   mutable std::uintmax_t max_bytes_ = 0;
+  std::string expected_sha256_;  ///< deferred(): the content expected
   mutable std::mutex reload_mutex_;
 };
 

@@ -3,9 +3,11 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "lint/driver/cache.hpp"
 #include "lint/report/reporter.hpp"
@@ -145,4 +147,26 @@ TEST_CASE("a corrupt, tampered or foreign entry is ignored", "[driver][cache]") 
   // After a miss the entry is rewritten, and answers again.
   (void)p.run(o);
   CHECK(o.hit);
+}
+
+TEST_CASE("a file rewritten with the same size and modification time is still a miss", "[driver][cache]") {
+  // Files are not read again when their stamp (size, times, inode) is the one recorded with their hash. Files
+  // changed in the last two seconds are never recorded (an edit within the clock's resolution), so wait that out.
+  const Project p;
+  p.write("repo/train.py", "print('hello')\n");
+  std::this_thread::sleep_for(std::chrono::milliseconds(2100));
+  lint::driver::CacheOutcome o;
+  (void)p.run(o);
+  REQUIRE(o.written);
+  (void)p.run(o);
+  REQUIRE(o.hit);
+  const fs::path launch = p.dir / "repo" / "launch.sh";
+  const auto mtime = fs::last_write_time(launch);
+  // The same size, the same modification time: only the change time (and the content) differ.
+  p.write("repo/launch.sh", "accelerate launch --config_file fsdp.yaml tra1n.py\n");
+  fs::last_write_time(launch, mtime);
+  const auto r = p.run(o);
+  CHECK_FALSE(o.hit);
+  CHECK(codes(r) == codes(lint::driver::run(lint::rules::rule_table(), p.options())));
+  CHECK(codes(r).find("LL006") != std::string::npos);  // tra1n.py is missing
 }
