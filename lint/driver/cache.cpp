@@ -360,9 +360,10 @@ RunResult run_cached(const rule::RuleTable& rules, const RunOptions& options, co
   RunResult result = run(rules, options);
   const std::vector<std::string> accessed = source::end_access_log();
 
-  // A file edited while the run read it: the findings may be of either content, so nothing is written.
-  // Read again whole (no index): the content hashes recorded below must be of what is on disk now.
-  if (file_states(files, options.jobs, {}, nullptr) != states) return result;
+  // A file whose stamp moved while the run read it: the findings may be of either content, so nothing is written.
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (stamps[i] ? stamp_of(files[i]) != stamps[i] : file_state(files[i]) != states[i]) return result;
+  }
   json payload;
   payload["files_checked"] = result.files_checked;
   json depends_on = json::array();
