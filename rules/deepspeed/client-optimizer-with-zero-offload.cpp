@@ -23,8 +23,9 @@ bool is_client_optimizer(std::string_view callee) {
 /// `cpu_offload: true`), unless `zero_force_ds_cpu_optimizer` is false or the file defines its own `optimizer`.
 const parse::Node* optimizer_offload(const parse::Node& root) {
   if (root.find("optimizer") != nullptr) return nullptr;
+  // Present and not literally `true`: false, or not known statically. Either way no finding.
   if (const parse::Node* f = root.find("zero_force_ds_cpu_optimizer");
-      f != nullptr && f->kind == parse::NodeKind::Bool && !f->boolean)
+      f != nullptr && !(f->kind == parse::NodeKind::Bool && f->boolean))
     return nullptr;
   const parse::Node* zo = root.find("zero_optimization");
   if (zo == nullptr || !zo->is_map()) return nullptr;
@@ -42,7 +43,7 @@ const parse::Node* optimizer_offload(const parse::Node& root) {
 const model::Value* optimizer_offload(const model::Value& cfg) {
   if (cfg.field("optimizer") != nullptr) return nullptr;
   if (const model::Value* f = cfg.field("zero_force_ds_cpu_optimizer");
-      f != nullptr && f->kind == model::ValueKind::Bool && !f->boolean)
+      f != nullptr && !(f->kind == model::ValueKind::Bool && f->boolean))
     return nullptr;
   const model::Value* zo = cfg.field("zero_optimization");
   if (zo == nullptr || zo->kind != model::ValueKind::Dict) return nullptr;
