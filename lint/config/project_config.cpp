@@ -117,7 +117,9 @@ std::optional<ProjectConfig> interpret(const std::string& path, const parse::Nod
           error = where(path, ver) + ": a target version is a string such as \"2.4\" or \">=2.4,<2.6\"";
           return std::nullopt;
         }
-        model::VersionSetting set{s.key.text, ver.text, where(path, s.key) + " (target-versions)"};
+        std::string origin = where(path, s.key);
+        if (origin.starts_with("./")) origin.erase(0, 2);
+        model::VersionSetting set{s.key.text, ver.text, origin + " (target-versions)"};
         std::string why;
         if (!model::assume_setting(set, why)) {
           error = where(path, model::canonical_library(s.key.text).empty() ? s.key : ver) + ": target-versions: " + why;

@@ -112,8 +112,9 @@ void write_explain_text(std::ostream& out, const std::vector<const model::Launch
   out << (launches.empty() ? "" : "\n") << bold << "versions assumed" << reset << "\n";
   for (const auto& [lib, a] : versions->all()) {
     out << "  " << lib << " " << a.display() << dim << "  <- ";
-    if (a.is_default) out << a.origin;
-    else out << a.origin << " (" << a.written << ")";
+    out << a.origin;
+    // A pin's text says what was written; a setting's origin already names it.
+    if (!a.is_default && a.origin.find("target-version") == std::string::npos) out << " (" << a.written << ")";
     out << reset << "\n";
   }
 }
