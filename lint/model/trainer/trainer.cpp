@@ -11,10 +11,6 @@
 
 namespace lint::model::trainer {
 
-namespace {
-/// The first transformers release whose Trainer FSDP handling launchlint models.
-constexpr Version kModelledFrom{5, 10, 0};
-}  // namespace
 
 /// TrainingArguments / TRL configs (transformers 5.17 `_process_fsdp_args`, training_args.py:2734-2896).
 /// One TrainingArguments-like call (a literal call in the script, or the script's command-line arguments turned
@@ -86,12 +82,11 @@ void collect_call(const Document& doc, const PyCall& c, Launch& l) {
     // What follows is the Trainer of transformers 5.10 and later (FSDP2 by default from 5.10: axolotl v0.18.0
     // src/axolotl/utils/schemas/validation.py:1119-1121), read at 5.17. An older transformers builds its plugin
     // differently (FSDP1 by default, the `fsdp` words as sharding strategies): its plugin arguments stay unknown.
-    if (const AssumedVersion& tf = target_versions().get("transformers");
-        target_versions().older_than("transformers", kModelledFrom) != false) {
+    if (const AssumedVersion& tf = target_versions().get("transformers"); !trainer_fsdp_modelled()) {
       l.add(make_setting(keys::kFsdpVersion, Value::unknown(fsdp->region), fv, doc, fsdp->region,
                          Origin::TrainingArguments,
                          spelled_base + "fsdp=) under transformers " + tf.display() + " (" + tf.origin +
-                             "): the Trainer's FSDP arguments are known from transformers " + kModelledFrom.str()));
+                             "): the Trainer's FSDP arguments are known from transformers 5.10"));
       return;
     }
     // fsdp_config: a dict literal (keys with `fsdp_` stripped) or a path to a JSON file (bound later).
