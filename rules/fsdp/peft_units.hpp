@@ -80,15 +80,23 @@ inline std::optional<Site> half_precision_base(const model::Document& doc, const
   if (const model::PyArg* a = peft.keyword("autocast_adapter_dtype");
       a != nullptr && !(a->value.kind == model::ValueKind::Bool && a->value.boolean))
     return std::nullopt;
+  auto half = [](const model::Value& v) {
+    return (v.kind == model::ValueKind::Enum || v.kind == model::ValueKind::String) &&
+           (v.text == "bfloat16" || v.text == "float16" || v.text == "half" || v.text == "bf16" || v.text == "fp16");
+  };
   for (const model::PyCall& c : doc.python->calls) {
+    // `model.to(torch.bfloat16)`, `model.bfloat16()`, `model.half()` before get_peft_model in the same function.
+    if (c.order < peft.order && c.function == peft.function && !c.receiver.empty()) {
+      const model::PyArg* a = c.positional(0);
+      if ((c.name == "to" && a != nullptr && half(a->value)) ||
+          ((c.name == "bfloat16" || c.name == "half") && c.args.empty()))
+        return Site{doc.path(), c.region};
+    }
     if (c.name != "from_pretrained" || c.callee.find("Peft") != std::string::npos) continue;
     for (std::string_view k : {"torch_dtype", "dtype"}) {
       const model::PyArg* d = c.keyword(k);
       if (d == nullptr) continue;
-      const std::string& t = d->value.text;
-      if ((d->value.kind == model::ValueKind::Enum || d->value.kind == model::ValueKind::String) &&
-          (t == "bfloat16" || t == "float16" || t == "half" || t == "bf16" || t == "fp16"))
-        return Site{doc.path(), d->region};
+      if (half(d->value)) return Site{doc.path(), d->region};
     }
   }
   return std::nullopt;
