@@ -174,7 +174,10 @@ std::optional<VersionRange> parse_specifiers(std::string_view spec) {
 std::string AssumedVersion::display() const {
   if (exact()) return low.str();
   // [low, high): the newest release below `high` (not known exactly).
-  if (low.major == high.major && low.minor + 1 == high.minor && high.patch == 0) return low.str() + ".x (below " + high.str() + ")";
+  if (low.major == high.major && low.minor + 1 == high.minor && high.patch == 0) {
+    return std::to_string(low.major) + "." + std::to_string(low.minor) + ".x (" +
+           (low.patch != 0 ? "at least " + low.str() + ", " : std::string()) + "below " + high.str() + ")";
+  }
   return "from " + low.str() + " to below " + high.str();
 }
 

@@ -49,6 +49,8 @@ TEST_CASE("versions: the version assumed from a pin is the newest it allows", "[
   a = assume("torch", *parse_specifiers(">=2.4,<2.6"));
   CHECK(a.display() == "2.5.x (below 2.6)");
   CHECK(a.low == Version{2, 5, 0});
+  a = assume("deepspeed", *parse_specifiers(">=0.18.6,<0.19.0"));
+  CHECK(a.display() == "0.18.x (at least 0.18.6, below 0.19)");
   a = assume("torch", *parse_specifiers("<=2.5.1"));
   CHECK(a.display() == "2.5.1");
   a = assume("torch", *parse_specifiers("==2.4.1"));
