@@ -53,6 +53,69 @@ LoraCount count_lora(const Geometry& g, std::int64_t r, const std::vector<std::s
   return c;
 }
 
+/// Bytes the caching allocator reserves for one block of `bytes` when no cached block fits (PyTorch's
+/// CUDACachingAllocator: requests round up to 512 B; up to 1 MiB they come from 2 MiB small-pool segments, up to
+/// 10 MiB from 20 MiB segments, larger ones get a segment of their own rounded up to 2 MiB).
+double segment_bytes(double bytes) {
+  constexpr double kMiB = 1024.0 * 1024.0;
+  const double b = std::ceil(bytes / 512.0) * 512.0;
+  if (b <= kMiB) return b;
+  if (b < 10 * kMiB) return 20 * kMiB * std::ceil(b / (20 * kMiB / std::floor(20 * kMiB / b))) / std::floor(20 * kMiB / b);
+  return std::ceil(b / (2 * kMiB)) * 2 * kMiB;
+}
+
+/// What the reserved estimate needs from the allocated one.
+struct Moments {
+  double p1 = 0, p2 = 0, p3 = 0;     ///< allocated at the three moments
+  double gathered_p1 = 0, gathered_p2 = 0;  ///< of which gathered (unsharded) parameters
+  double logits = 0;                 ///< logit elements (tokens x vocabulary)
+  double unit = 0, root = 0, all_gathered = 0;  ///< compute-dtype bytes of the largest layer unit, root unit, model
+  double steady = 0;
+  double init_transient = 0;  ///< FSDP1 wrapping: a unit materialised and its flat copy
+  double act_transient = 0;   ///< saved activations of every layer (freed and re-allocated each step)
+};
+
+/// Peak reserved memory: the caching allocator keeps one pool of segments per CUDA stream and never gives a segment
+/// back, so reserved = Σ over pools of the largest that pool ever held, plus the blocks that were free but too small
+/// for the request that made the pool grow.
+constexpr double kFragmentation = 0.08;
+
+double reserved_estimate(const Inputs& in, const Moments& m) {
+  const bool fsdp1 = in.strategy == Strategy::Fsdp1 && in.sharding != "NO_SHARD" && in.world_size > 1;
+  const bool fsdp2 = in.strategy == Strategy::Fsdp2 && in.world_size > 1;
+  const bool zero3 = in.strategy == Strategy::DeepSpeed && in.zero_stage >= 3 && in.world_size > 1;
+  // Side-stream pools. FSDP1 all-gathers each FlatParameter into an unsharded buffer allocated on its unshard
+  // stream (torch/distributed/fsdp/_runtime_utils.py `_unshard`): that pool holds the root unit and, with the
+  // all-gather rate limiter, up to two layer units in flight; SHARD_GRAD_OP keeps every unit. FSDP2 and ZeRO-3
+  // all-gather into one flat buffer per unit on their own stream and copy out to the compute stream: two units'
+  // buffers in flight.
+  double side_pool = 0, on_side_p1 = 0, on_side_p2 = 0;
+  if (fsdp1) {
+    const bool keep = is(in.sharding, {"SHARD_GRAD_OP", "_HYBRID_SHARD_ZERO2", "HYBRID_SHARD_ZERO2"});
+    side_pool = keep ? segment_bytes(m.all_gathered) : segment_bytes(m.root) + 2 * segment_bytes(m.unit);
+    on_side_p1 = m.gathered_p1;
+    on_side_p2 = m.gathered_p2;
+  } else if (fsdp2 || zero3) {
+    // Without resharding after forward (FSDP2 `reshard_after_forward=False`) nothing is gathered again in
+    // backward: one buffer at a time.
+    const double in_flight = (fsdp2 && in.sharding == "false") ? 1.0 : 2.0;
+    side_pool = in_flight * segment_bytes(std::max(m.unit, m.root / 2));
+  }
+  // The compute stream's pool at each moment. At the start of backward the bf16 logits' block (2 B per logit),
+  // freed after the loss, is too small for the fp32 gradient of the log-softmax that follows: a new segment.
+  const double logit_hole = 2.0 * m.logits;
+  double main_pool = std::max({m.p1 - on_side_p1 + logit_hole, m.p2 - on_side_p2, m.p3});
+  // Wrapping: FSDP1 materialises each unit and flattens it into a FlatParameter before sharding it; those freed
+  // blocks stay reserved.
+  main_pool = std::max(main_pool, m.steady + m.init_transient);
+  // Fragmentation: what is allocated and freed within a step (activations, logits, gathered units, gradients of
+  // every size) is served best-fit from cached blocks that are split and merged again; the remainders too small
+  // for the next request are reserved, not allocated. Persistent state (parameters, optimizer state) is allocated
+  // once and does not fragment.
+  const double transient = std::max(0.0, main_pool - m.steady);
+  return main_pool + side_pool + kFragmentation * transient;
+}
+
 }  // namespace
 
 Estimate estimate(const Inputs& in) {
@@ -272,11 +335,24 @@ Estimate estimate(const Inputs& in) {
   }
   e.breakdown.erase(std::remove_if(e.breakdown.begin(), e.breakdown.end(), [](const Term& t) { return t.bytes <= 0; }),
                     e.breakdown.end());
-  // Allocator: the caching allocator rounds and keeps freed blocks; full fine-tunes under FSDP churn through
-  // fp32 / bf16 unit buffers of every layer (measured: docs/memory.md).
-  double overhead = 0.4 * kGiB + 0.04 * e.peak + 3 * tokens * V;
-  if (!lora && (fsdp || ds) && !no_shard && !keep_gathered) overhead += 8 * umax * b_t;
-  e.reserved = e.peak + overhead;
+  Moments mo;
+  mo.p1 = p1;
+  mo.p2 = std::max(p2_early, p2_late);
+  mo.p3 = p3;
+  mo.gathered_p1 = gathered_p1;
+  mo.gathered_p2 = p2_early >= p2_late ? gathered_p2 : gathered_late;
+  mo.logits = tokens * V;
+  mo.unit = umax * b_c * qlora_scale;
+  mo.root = root * b_c;
+  mo.all_gathered = all_gathered;
+  mo.steady = e.steady;
+  if (in.strategy == Strategy::Fsdp1 && !no_shard) {
+    const double store = lora ? b_base : b_t;
+    mo.init_transient = 2 * std::max(root, umax) * store;
+  }
+  mo.act_transient = acts_saved;
+  e.reserved = reserved_estimate(in, mo);
+  const double overhead = e.reserved - e.peak;
   e.breakdown.push_back({"allocator_overhead", overhead, "reserved, not allocated"});
   e.peak_low = e.peak_high = e.peak;
   return e;
