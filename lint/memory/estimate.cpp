@@ -6,9 +6,12 @@
 //   P3, optimizer step: sharded state + gradients + the optimizer's temporaries.
 #include "lint/memory/estimate.hpp"
 
+#include "lint/memory/allocator.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <set>
 
@@ -53,33 +56,78 @@ LoraCount count_lora(const Geometry& g, std::int64_t r, const std::vector<std::s
   return c;
 }
 
-/// Bytes the caching allocator reserves for one block of `bytes` when no cached block fits (PyTorch's
-/// CUDACachingAllocator: requests round up to 512 B; up to 1 MiB they come from 2 MiB small-pool segments, up to
-/// 10 MiB from 20 MiB segments, larger ones get a segment of their own rounded up to 2 MiB).
 double segment_bytes(double bytes) {
-  constexpr double kMiB = 1024.0 * 1024.0;
-  const double b = std::ceil(bytes / 512.0) * 512.0;
-  if (b <= kMiB) return b;
-  if (b < 10 * kMiB) return 20 * kMiB * std::ceil(b / (20 * kMiB / std::floor(20 * kMiB / b))) / std::floor(20 * kMiB / b);
-  return std::ceil(b / (2 * kMiB)) * 2 * kMiB;
+  return CachingAllocatorModel::segment_size(bytes);
 }
 
 /// What the reserved estimate needs from the allocated one.
 struct Moments {
-  double p1 = 0, p2 = 0, p3 = 0;     ///< allocated at the three moments
-  double gathered_p1 = 0, gathered_p2 = 0;  ///< of which gathered (unsharded) parameters
-  double logits = 0;                 ///< logit elements (tokens x vocabulary)
+  double p1 = 0, p2 = 0, p3 = 0;                ///< allocated at the three moments
+  double gathered_p1 = 0, gathered_p2 = 0;      ///< of which gathered (unsharded) parameters
+  double logits = 0;                            ///< logit elements (tokens x vocabulary)
+  double logit_bytes = 2;                       ///< dtype of the head's output
   double unit = 0, root = 0, all_gathered = 0;  ///< compute-dtype bytes of the largest layer unit, root unit, model
   double steady = 0;
-  double init_transient = 0;  ///< FSDP1 wrapping: a unit materialised and its flat copy
-  double act_transient = 0;   ///< saved activations of every layer (freed and re-allocated each step)
+  double acts = 0;  ///< saved activations at the start of backward
+  /// FSDP1 wrapping: each unit's parameters are materialised, flattened into one FlatParameter and sharded (bytes
+  /// of each parameter of the largest decoder layer and of the root unit, storage dtype); empty when not FSDP1.
+  std::vector<double> layer_params, root_params;
+  double shard_div = 1;
+  int layers = 0;
+  bool offload = false;
 };
+
+/// Replays FSDP1's wrapping (torch/distributed/fsdp/_init_utils.py: materialise a unit, `flatten_tensors` into a
+/// FlatParameter, keep 1/N of it) and the loss's blocks at the start of backward on the compute stream's pool.
+/// Returns the reserved bytes of those blocks and the bytes of them still allocated (the shards).
+std::pair<double, double> replay_compute_pool(const Moments& m) {
+  CachingAllocatorModel a;
+  double kept = 0;
+  auto wrap_unit = [&](const std::vector<double>& params) {
+    if (params.empty()) return;
+    std::vector<std::size_t> hs;
+    double total = 0;
+    for (double b : params) hs.push_back(a.allocate(b)), total += b;
+    const std::size_t flat = a.allocate(total);
+    for (std::size_t h : hs) a.release(h);
+    const std::size_t shard = a.allocate(total / m.shard_div);
+    a.release(flat);
+    // With CPU offload the shard moves to host memory (pinned); otherwise it stays, carved out of cached blocks.
+    if (m.offload)
+      a.release(shard);
+    else
+      kept += CachingAllocatorModel::round_request(total / m.shard_div);
+  };
+  // Auto-wrapping wraps the decoder layers first (each reuses the previous one's freed blocks), the root last.
+  for (int i = 0; i < m.layers; ++i) wrap_unit(m.layer_params);
+  wrap_unit(m.root_params);
+  // Forward: the saved activations (many tensors of mixed sizes), then the loss: the head's logits, their fp32 copy
+  // and the log-softmax (transformers' ForCausalLMLoss); the copy and the logits are freed when the loss returns.
+  const std::vector<std::size_t> acts = a.allocate_spread(m.acts);
+  const double L = m.logits;
+  const std::size_t logits = a.allocate(m.logit_bytes * L);
+  const std::size_t upcast = m.logit_bytes < 4 ? a.allocate(4 * L) : 0;
+  const std::size_t logp = a.allocate(4 * L);
+  if (upcast) a.release(upcast);
+  a.release(logits);
+  // Backward of the loss: nll_loss's gradient, log_softmax's gradient (the freed 16-bit logits' block is too small
+  // for it), then the 16-bit gradient of the logits.
+  const std::size_t g1 = a.allocate(4 * L);
+  const std::size_t g2 = a.allocate(4 * L);
+  a.release(g1);
+  const std::size_t g3 = m.logit_bytes < 4 ? a.allocate(m.logit_bytes * L) : 0;
+  a.release(g2);
+  a.release(logp);
+  if (g3) a.release(g3);
+  for (std::size_t h : acts) a.release(h);
+  return {a.reserved(), kept};
+}
+
+constexpr double kFragmentation = 0.07;
 
 /// Peak reserved memory: the caching allocator keeps one pool of segments per CUDA stream and never gives a segment
 /// back, so reserved = Σ over pools of the largest that pool ever held, plus the blocks that were free but too small
 /// for the request that made the pool grow.
-constexpr double kFragmentation = 0.08;
-
 double reserved_estimate(const Inputs& in, const Moments& m) {
   const bool fsdp1 = in.strategy == Strategy::Fsdp1 && in.sharding != "NO_SHARD" && in.world_size > 1;
   const bool fsdp2 = in.strategy == Strategy::Fsdp2 && in.world_size > 1;
@@ -101,18 +149,21 @@ double reserved_estimate(const Inputs& in, const Moments& m) {
     const double in_flight = (fsdp2 && in.sharding == "false") ? 1.0 : 2.0;
     side_pool = in_flight * segment_bytes(std::max(m.unit, m.root / 2));
   }
-  // The compute stream's pool at each moment. At the start of backward the bf16 logits' block (2 B per logit),
-  // freed after the loss, is too small for the fp32 gradient of the log-softmax that follows: a new segment.
-  const double logit_hole = 2.0 * m.logits;
-  double main_pool = std::max({m.p1 - on_side_p1 + logit_hole, m.p2 - on_side_p2, m.p3});
-  // Wrapping: FSDP1 materialises each unit and flattens it into a FlatParameter before sharding it; those freed
-  // blocks stay reserved.
-  main_pool = std::max(main_pool, m.steady + m.init_transient);
-  // Fragmentation: what is allocated and freed within a step (activations, logits, gathered units, gradients of
-  // every size) is served best-fit from cached blocks that are split and merged again; the remainders too small
-  // for the next request are reserved, not allocated. Persistent state (parameters, optimizer state) is allocated
-  // once and does not fragment.
+  // The compute stream's pool: the replayed blocks (wrapping transients, activations, the loss) plus what is not
+  // replayed at the start of backward (persistent state, buckets), or the other moments' allocations.
+  const auto [replayed, kept] = replay_compute_pool(m);
+  const double loss_blocks = (m.logit_bytes < 4 ? 12.0 : 8.0) * m.logits;
+  const double rest_p1 = std::max(0.0, m.p1 - on_side_p1 - m.acts - loss_blocks - kept);
+  const double main_pool = std::max({rest_p1 + replayed, m.p2 - on_side_p2, m.p3});
+  // Fragmentation: what is allocated and freed within a step (activations, gathered units, gradients of every
+  // size) is served best-fit from cached blocks that are split and merged again; the remainders too small for the
+  // next request are reserved, not allocated. Persistent state (parameters, optimizer state) is allocated once and
+  // does not fragment.
   const double transient = std::max(0.0, main_pool - m.steady);
+  if (std::getenv("LL_DEBUG_RES"))
+    fprintf(stderr, "DBG p1=%.2f p2=%.2f p3=%.2f side=%.2f onside1=%.2f onside2=%.2f replayed=%.2f kept=%.2f rest_p1=%.2f main=%.2f acts=%.2f logits=%.2f frag=%.2f\n",
+            m.p1 / 1073741824.0, m.p2 / 1073741824.0, m.p3 / 1073741824.0, side_pool / 1073741824.0, on_side_p1 / 1073741824.0, on_side_p2 / 1073741824.0,
+            replayed / 1073741824.0, kept / 1073741824.0, rest_p1 / 1073741824.0, main_pool / 1073741824.0, m.acts / 1073741824.0, loss_blocks / 1073741824.0, kFragmentation * transient / 1073741824.0);
   return main_pool + side_pool + kFragmentation * transient;
 }
 
@@ -171,11 +222,19 @@ Estimate estimate(const Inputs& in) {
     b_t = (fsdp && !no_shard && in.mixed_precision) ? 4.0 : static_cast<double>(in.base_bytes);
   }
   double frozen_bytes = F * b_base;
-  if (in.training == Training::QLora) {
-    // 4-bit NF4 linear weights (0.5 B) plus blockwise absmax constants; embeddings and head stay 16-bit.
+  const bool qlora = in.training == Training::QLora;
+  // QLoRA (bitsandbytes Linear4bit, bitsandbytes/nn/modules.py Params4bit): the decoder's linear weights are packed
+  // two 4-bit values per byte (0.5 B per parameter, stored in `quant_storage`'s dtype, a parameter FSDP shards);
+  // the quantization state (one absmax per 64-value block: 1 B per block with double quantization plus an fp32
+  // constant per 256 blocks, else 4 B per block) is an attribute of the weight, not a parameter: every rank keeps all
+  // of it. The embeddings, the head and the norms stay in the loaded dtype, fp32 after prepare_model_for_kbit_training.
+  double quant_state = 0;
+  const double b_root = qlora && in.kbit_prep ? 4.0 : b_base;
+  if (qlora) {
     const double linear = P - root;
-    frozen_bytes = linear * 0.53 + root * b_base;
-    b_base = 0.53;
+    frozen_bytes = linear * 0.5 + root * b_root;
+    quant_state = linear * (in.double_quant ? 1.0 / 64 + 4.0 / (64 * 256) : 4.0 / 64);
+    b_base = 0.5;
   }
   double opt_b = 2 * b_t;   // AdamW: exp_avg + exp_avg_sq in the parameter's dtype
   double opt_temp_b = b_t;  // foreach AdamW: one parameter-sized temporary during the step
@@ -216,7 +275,7 @@ Estimate estimate(const Inputs& in) {
   const bool off_p = in.offload_params;
   const bool off_o = in.offload_optimizer || (fsdp && in.offload_params);
 
-  const double params_res = off_p ? 0 : (frozen_bytes + T * b_t) / np;
+  const double params_res = off_p ? quant_state : (frozen_bytes + T * b_t) / np + quant_state;
   const double opt_res = off_o ? 0 : T * opt_b / no;
   // Mixed units: the whole flat gradient, frozen members included, is produced and kept sharded.
   const double grads_all = off_o ? 0 : (T * grad_b + (mixed ? F * b_base : 0)) / ng;
@@ -230,7 +289,7 @@ Estimate estimate(const Inputs& in) {
   // Gathered (unsharded) parameters in the compute dtype.
   double gathered_p1 = 0, gathered_p2 = 0;
   // QLoRA gathers the packed 4-bit storage (dequantised per matmul), not 16-bit weights.
-  const double qlora_scale = in.training == Training::QLora ? 0.53 / b_c : 1.0;
+  const double qlora_scale = qlora ? 0.5 / b_c : 1.0;
   const double all_gathered = (P - root) * b_c * qlora_scale + root * b_c + (lora ? T * b_c : 0);
   const double units_in_flight = in.backward_prefetch == "BACKWARD_PRE" ? 2.0 : 1.0;
   if (fsdp && !no_shard) {
@@ -287,15 +346,35 @@ Estimate estimate(const Inputs& in) {
   }
   // LoRA dropout: each adapted module keeps its dropped-out input (compute dtype) and the mask (1 byte).
   if (lora && in.lora_dropout > 0) per_tok += 3.0 * static_cast<double>(lc.input_width_sum);
+  // prepare_model_for_kbit_training makes the embedding, the norms and so the residual stream fp32: each norm saves
+  // its fp32 input (8h), Linear4bit returns its input's dtype, so q/k/v and the MLP's I-wide tensors are fp32 until
+  // SDPA casts q/k/v to bf16 under autocast (4qd + 4kvd saved); the MLP saves gate, SiLU(gate) and up in fp32 (12I);
+  // bitsandbytes' MatMul4Bit saves no input (only the weight); each LoRA adapter saves its bf16 input (2 B per input
+  // width).
+  double stream_b = 2;
+  if (qlora && in.kbit_prep) {
+    per_tok = 8 * h + 4 * qd + 4 * kvd + 12 * I + 2.0 * static_cast<double>(lc.input_width_sum);
+    if (in.lora_dropout > 0) per_tok += 3.0 * static_cast<double>(lc.input_width_sum);
+    stream_b = 4;
+  }
   const double layer_act = per_tok * tokens;
-  const double acts_saved = in.checkpointing ? L * 2 * h * tokens : L * layer_act;
+  const double acts_saved = in.checkpointing ? L * stream_b * h * tokens : L * layer_act;
   const double recompute = in.checkpointing ? layer_act : 0;
   const double logits_bwd = 12 * tokens * V;  // bf16 logits upcast to fp32, log-softmax and its gradients
 
-  const double p1 = e.steady - retained + gathered_p1 + acts_saved + logits_bwd;
+  // QLoRA dequantizes a linear weight to bf16 for each matmul (forward and backward): one at a time. With an fp32
+  // head (prepare_model_for_kbit_training) autocast's bf16 copy of the head weight is kept for the head's backward.
+  double dequant = 0;
+  if (qlora) {
+    for (const std::string& n : g.linear_names())
+      if (const auto s = g.linear_shape(n)) dequant = std::max(dequant, 2.0 * static_cast<double>(s->first * s->second));
+  }
+  const double head_copy = qlora && in.kbit_prep ? V * h * b_c : 0;
+  const double p1 = e.steady - retained + gathered_p1 + acts_saved + logits_bwd + head_copy;
   // Backward through the layers: early, every saved activation and no gradient yet; late, the gradients of every
   // unit (sharded, or full for DDP) and the activations freed. The peak of the two.
-  const double p2_early = e.steady - retained + gathered_p2 + acts_saved + recompute + unit_grad + root_grad;
+  const double p2_early =
+      e.steady - retained + gathered_p2 + acts_saved + recompute + unit_grad + root_grad + dequant;
   // Late in backward, units kept gathered since forward (SHARD_GRAD_OP) have been resharded one by one.
   const double gathered_late = keep_gathered ? root * b_c + units_in_flight * umax * b_c * qlora_scale : gathered_p2;
   const double p2_late = e.steady - retained + gathered_late + grads_all + recompute + unit_grad + root_grad;
@@ -320,7 +399,9 @@ Estimate estimate(const Inputs& in) {
                    {"ddp_buckets", ddp_bucket, ""},
                    {"gathered_units", gathered_p1, ""},
                    {"activations", acts_saved, in.checkpointing ? "layer inputs (checkpointing)" : "every layer"},
-                   {"logits", logits_bwd, "fp32 logits, log-softmax and its gradient"}};
+                   {"logits", logits_bwd + head_copy,
+                    head_copy > 0 ? "fp32 logits, log-softmax and its gradient; bf16 copy of the fp32 head"
+                                  : "fp32 logits, log-softmax and its gradient"}};
   } else {
     e.peak = p2;
     e.peak_phase = p2_early >= p2_late ? "backward through the decoder layers" : "end of backward";
@@ -328,7 +409,8 @@ Estimate estimate(const Inputs& in) {
         {"parameters", params_res, ""},
         {"optimizer_state", opt_res + tied_state, ""},
         {"ddp_buckets", ddp_bucket, ""},
-        {"gathered_units", p2_early >= p2_late ? gathered_p2 : gathered_late, ""},
+        {"gathered_units", p2_early >= p2_late ? gathered_p2 + dequant : gathered_late,
+         p2_early >= p2_late && dequant > 0 ? "includes one dequantized 4-bit weight" : ""},
         {"activations", act_term_p2, in.checkpointing ? "layer inputs + one recomputed layer" : "every layer"},
         {"gradients", p2_early >= p2_late ? 0 : grads_all, "every unit's, at the end of backward"},
         {"unit_gradients", unit_grad + root_grad, "unsharded gradients before reduce-scatter"}};
@@ -342,15 +424,38 @@ Estimate estimate(const Inputs& in) {
   mo.gathered_p1 = gathered_p1;
   mo.gathered_p2 = p2_early >= p2_late ? gathered_p2 : gathered_late;
   mo.logits = tokens * V;
+  mo.logit_bytes = b_c;
   mo.unit = umax * b_c * qlora_scale;
   mo.root = root * b_c;
   mo.all_gathered = all_gathered;
   mo.steady = e.steady;
+  mo.acts = acts_saved;
   if (in.strategy == Strategy::Fsdp1 && !no_shard) {
+    // Storage dtype of the frozen base (LoRA, PEFT's units) or of the trainable parameters (full fine-tune).
     const double store = lora ? b_base : b_t;
-    mo.init_transient = 2 * std::max(root, umax) * store;
+    const double store_root = lora ? b_root : b_t;
+    std::set<std::string> seen;
+    double listed = 0;
+    for (const std::string& n : g.linear_names()) {
+      const auto shape = g.linear_shape(n);
+      if (!shape || !seen.insert(n).second) continue;
+      const double copies = g.experts > 0 && is(n, {"gate_proj", "up_proj", "down_proj", "w1", "w2", "w3"})
+                                ? static_cast<double>(g.experts)
+                                : 1.0;
+      const double numel = static_cast<double>(shape->first * shape->second);
+      mo.layer_params.push_back(numel * copies * store);
+      listed += numel * copies;
+    }
+    if (umax > listed) mo.layer_params.push_back((umax - listed) * store);  // norms, biases, router
+    const double emb = static_cast<double>(g.embedding_params());
+    const double head = static_cast<double>(g.head_params());
+    mo.root_params = {emb * store_root};
+    if (head > 0) mo.root_params.push_back(head * store_root);
+    if (root > emb + head) mo.root_params.push_back((root - emb - head) * store_root);
+    mo.shard_div = np;
+    mo.layers = static_cast<int>(std::min<double>(L, 512));
+    mo.offload = off_p;
   }
-  mo.act_transient = acts_saved;
   e.reserved = reserved_estimate(in, mo);
   const double overhead = e.reserved - e.peak;
   e.breakdown.push_back({"allocator_overhead", overhead, "reserved, not allocated"});
