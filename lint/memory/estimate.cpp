@@ -60,6 +60,8 @@ double segment_bytes(double bytes) {
   return CachingAllocatorModel::segment_size(bytes);
 }
 
+enum class Wrap : std::uint8_t { None, Fsdp1, Fsdp2 };
+
 /// What the reserved estimate needs from the allocated one.
 struct Moments {
   double p1 = 0, p2 = 0, p3 = 0;                ///< allocated at the three moments
@@ -75,6 +77,10 @@ struct Moments {
   double shard_div = 1;
   int layers = 0;
   bool offload = false;
+  Wrap wrap = Wrap::None;
+  bool resident = false;  ///< the model is on the GPU before wrapping
+  std::vector<double> upcast_root;  ///< 16-bit parameters prepare_model_for_kbit_training makes fp32 (bytes)
+  double gathered_compute = 0;      ///< parameters gathered onto the compute stream at the start of backward
 };
 
 /// Replays FSDP1's wrapping (torch/distributed/fsdp/_init_utils.py: materialise a unit, `flatten_tensors` into a
@@ -83,43 +89,84 @@ struct Moments {
 std::pair<double, double> replay_compute_pool(const Moments& m) {
   CachingAllocatorModel a;
   double kept = 0;
-  auto wrap_unit = [&](const std::vector<double>& params) {
-    if (params.empty()) return;
-    std::vector<std::size_t> hs;
-    double total = 0;
-    for (double b : params) hs.push_back(a.allocate(b)), total += b;
-    const std::size_t flat = a.allocate(total);
-    for (std::size_t h : hs) a.release(h);
-    const std::size_t shard = a.allocate(total / m.shard_div);
-    a.release(flat);
+  auto keep = [&](std::size_t shard, double bytes) {
     // With CPU offload the shard moves to host memory (pinned); otherwise it stays, carved out of cached blocks.
     if (m.offload)
       a.release(shard);
     else
-      kept += CachingAllocatorModel::round_request(total / m.shard_div);
+      kept += CachingAllocatorModel::round_request(bytes);
   };
-  // Auto-wrapping wraps the decoder layers first (each reuses the previous one's freed blocks), the root last.
-  for (int i = 0; i < m.layers; ++i) wrap_unit(m.layer_params);
-  wrap_unit(m.root_params);
-  // Forward: the saved activations (many tensors of mixed sizes), then the loss: the head's logits, their fp32 copy
-  // and the log-softmax (transformers' ForCausalLMLoss); the copy and the logits are freed when the loss returns.
-  const std::vector<std::size_t> acts = a.allocate_spread(m.acts);
-  const double L = m.logits;
-  const std::size_t logits = a.allocate(m.logit_bytes * L);
-  const std::size_t upcast = m.logit_bytes < 4 ? a.allocate(4 * L) : 0;
-  const std::size_t logp = a.allocate(4 * L);
-  if (upcast) a.release(upcast);
-  a.release(logits);
-  // Backward of the loss: nll_loss's gradient, log_softmax's gradient (the freed 16-bit logits' block is too small
-  // for it), then the 16-bit gradient of the logits.
-  const std::size_t g1 = a.allocate(4 * L);
-  const std::size_t g2 = a.allocate(4 * L);
-  a.release(g1);
-  const std::size_t g3 = m.logit_bytes < 4 ? a.allocate(m.logit_bytes * L) : 0;
-  a.release(g2);
-  a.release(logp);
-  if (g3) a.release(g3);
-  for (std::size_t h : acts) a.release(h);
+  auto materialise = [&](const std::vector<double>& params) {
+    std::vector<std::size_t> hs;
+    for (double b : params) hs.push_back(a.allocate(b));
+    return hs;
+  };
+  // FSDP1: flatten_tensors concatenates the unit's parameters into one FlatParameter, which is sharded.
+  auto wrap_fsdp1 = [&](const std::vector<double>& params, const std::vector<std::size_t>& hs) {
+    double total = 0;
+    for (double b : params) total += b;
+    const std::size_t flat = a.allocate(total);
+    for (std::size_t h : hs) a.release(h);
+    const std::size_t shard = a.allocate(total / m.shard_div);
+    a.release(flat);
+    keep(shard, total / m.shard_div);
+  };
+  // FSDP2: fully_shard copies each parameter's shard into its own tensor and drops the parameter.
+  auto wrap_fsdp2 = [&](const std::vector<double>& params, const std::vector<std::size_t>& hs) {
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      const std::size_t shard = a.allocate(params[i] / m.shard_div);
+      a.release(hs[i]);
+      keep(shard, params[i] / m.shard_div);
+    }
+  };
+  const int units = m.wrap == Wrap::None ? 0 : m.layers;
+  if (m.resident && m.wrap != Wrap::None) {
+    // The whole model is on the GPU before wrapping (a quantized model: bitsandbytes quantizes on the GPU): every
+    // original parameter's block is freed by wrapping and stays cached.
+    std::vector<std::vector<std::size_t>> layer_hs;
+    for (int i = 0; i < units; ++i) layer_hs.push_back(materialise(m.layer_params));
+    const auto root_hs = materialise(m.root_params);
+    for (int i = 0; i < units; ++i)
+      m.wrap == Wrap::Fsdp1 ? wrap_fsdp1(m.layer_params, layer_hs[static_cast<std::size_t>(i)])
+                            : wrap_fsdp2(m.layer_params, layer_hs[static_cast<std::size_t>(i)]);
+    m.wrap == Wrap::Fsdp1 ? wrap_fsdp1(m.root_params, root_hs) : wrap_fsdp2(m.root_params, root_hs);
+  } else if (m.wrap == Wrap::Fsdp1) {
+    // Materialised unit by unit (meta device + param_init_fn, or moved from the CPU by device_id); auto-wrapping
+    // wraps the decoder layers first (each reuses the previous one's freed blocks), the root last.
+    for (int i = 0; i < units; ++i) wrap_fsdp1(m.layer_params, materialise(m.layer_params));
+    wrap_fsdp1(m.root_params, materialise(m.root_params));
+  } else if (!m.upcast_root.empty()) {
+    // prepare_model_for_kbit_training replaces each 16-bit parameter by an fp32 copy: the 16-bit blocks stay cached.
+    const auto old = materialise(m.upcast_root);
+    for (double b : m.upcast_root) a.allocate(2 * b);
+    for (std::size_t h : old) a.release(h);
+    for (double b : m.upcast_root) kept += CachingAllocatorModel::round_request(2 * b);
+  }
+  // One training step on the compute stream. Forward: parameters gathered onto the compute stream (FSDP2 copies
+  // each unit out of its all-gather buffer), the saved activations (many tensors of mixed sizes), then the loss:
+  // the head's logits, their fp32 copy and the log-softmax (transformers' ForCausalLMLoss); the copy and the logits
+  // are freed when the loss returns. Backward of the loss: nll_loss's gradient, log_softmax's gradient (the freed
+  // 16-bit logits' block is too small for it), then the 16-bit gradient of the logits.
+  auto step = [&] {
+    const std::vector<std::size_t> gathered = a.allocate_spread(m.gathered_compute);
+    const std::vector<std::size_t> acts = a.allocate_spread(m.acts);
+    const double L = m.logits;
+    const std::size_t logits = a.allocate(m.logit_bytes * L);
+    const std::size_t upcast = m.logit_bytes < 4 ? a.allocate(4 * L) : 0;
+    const std::size_t logp = a.allocate(4 * L);
+    if (upcast) a.release(upcast);
+    a.release(logits);
+    const std::size_t g1 = a.allocate(4 * L);
+    const std::size_t g2 = a.allocate(4 * L);
+    a.release(g1);
+    const std::size_t g3 = m.logit_bytes < 4 ? a.allocate(m.logit_bytes * L) : 0;
+    a.release(g2);
+    a.release(logp);
+    if (g3) a.release(g3);
+    for (std::size_t h : acts) a.release(h);
+    for (std::size_t h : gathered) a.release(h);
+  };
+  step();
   return {a.reserved(), kept};
 }
 
@@ -153,7 +200,7 @@ double reserved_estimate(const Inputs& in, const Moments& m) {
   // replayed at the start of backward (persistent state, buckets), or the other moments' allocations.
   const auto [replayed, kept] = replay_compute_pool(m);
   const double loss_blocks = (m.logit_bytes < 4 ? 12.0 : 8.0) * m.logits;
-  const double rest_p1 = std::max(0.0, m.p1 - on_side_p1 - m.acts - loss_blocks - kept);
+  const double rest_p1 = std::max(0.0, m.p1 - on_side_p1 - m.gathered_compute - m.acts - loss_blocks - kept);
   const double main_pool = std::max({rest_p1 + replayed, m.p2 - on_side_p2, m.p3});
   // Fragmentation: what is allocated and freed within a step (activations, gathered units, gradients of every
   // size) is served best-fit from cached blocks that are split and merged again; the remainders too small for the
@@ -430,10 +477,11 @@ Estimate estimate(const Inputs& in) {
   mo.all_gathered = all_gathered;
   mo.steady = e.steady;
   mo.acts = acts_saved;
-  if (in.strategy == Strategy::Fsdp1 && !no_shard) {
+  {
     // Storage dtype of the frozen base (LoRA, PEFT's units) or of the trainable parameters (full fine-tune).
     const double store = lora ? b_base : b_t;
     const double store_root = lora ? b_root : b_t;
+    std::vector<double> layer_params, root_params;
     std::set<std::string> seen;
     double listed = 0;
     for (const std::string& n : g.linear_names()) {
@@ -443,19 +491,29 @@ Estimate estimate(const Inputs& in) {
                                 ? static_cast<double>(g.experts)
                                 : 1.0;
       const double numel = static_cast<double>(shape->first * shape->second);
-      mo.layer_params.push_back(numel * copies * store);
+      layer_params.push_back(numel * copies * store);
       listed += numel * copies;
     }
-    if (umax > listed) mo.layer_params.push_back((umax - listed) * store);  // norms, biases, router
+    if (umax > listed) layer_params.push_back((umax - listed) * (qlora ? b_root : store));  // norms, biases
     const double emb = static_cast<double>(g.embedding_params());
     const double head = static_cast<double>(g.head_params());
-    mo.root_params = {emb * store_root};
-    if (head > 0) mo.root_params.push_back(head * store_root);
-    if (root > emb + head) mo.root_params.push_back((root - emb - head) * store_root);
-    mo.shard_div = np;
-    mo.layers = static_cast<int>(std::min<double>(L, 512));
-    mo.offload = off_p;
+    root_params = {emb * store_root};
+    if (head > 0) root_params.push_back(head * store_root);
+    if (root > emb + head) root_params.push_back((root - emb - head) * store_root);
+    const bool fsdp2_sharded = in.strategy == Strategy::Fsdp2 && N > 1;
+    if ((in.strategy == Strategy::Fsdp1 && !no_shard) || (fsdp2_sharded && qlora)) {
+      mo.layer_params = layer_params;
+      mo.root_params = root_params;
+      mo.wrap = in.strategy == Strategy::Fsdp1 ? Wrap::Fsdp1 : Wrap::Fsdp2;
+      mo.shard_div = np;
+      mo.layers = static_cast<int>(std::min<double>(L, 512));
+      mo.offload = off_p;
+      mo.resident = qlora;
+    } else if (qlora && in.kbit_prep) {
+      for (double b : root_params) mo.upcast_root.push_back(b / 2);  // 16-bit blocks, replaced by fp32
+    }
   }
+  if (in.strategy == Strategy::Fsdp2 && N > 1) mo.gathered_compute = gathered_p1;
   e.reserved = reserved_estimate(in, mo);
   const double overhead = e.reserved - e.peak;
   e.breakdown.push_back({"allocator_overhead", overhead, "reserved, not allocated"});
