@@ -81,6 +81,9 @@ struct Moments {
   bool resident = false;  ///< the model is on the GPU before wrapping
   std::vector<double> upcast_root;  ///< 16-bit parameters prepare_model_for_kbit_training makes fp32 (bytes)
   double gathered_compute = 0;      ///< parameters gathered onto the compute stream at the start of backward
+  double sharded_grads = 0;  ///< FSDP1 full fine-tune: every unit's sharded gradient (parameter dtype)
+  bool p2_has_grads = false;  ///< the backward moment is the end of backward (gradients complete)
+  std::vector<double> root_grad_parts;  ///< FSDP1 full fine-tune: the root unit's gradients (head first), bytes
 };
 
 /// Replays FSDP1's wrapping (torch/distributed/fsdp/_init_utils.py: materialise a unit, `flatten_tensors` into a
@@ -162,9 +165,24 @@ std::pair<double, double> replay_compute_pool(const Moments& m) {
     const std::size_t g3 = m.logit_bytes < 4 ? a.allocate(m.logit_bytes * L) : 0;
     a.release(g2);
     a.release(logp);
+    // The head's weight gradient is produced now and waits for the root unit's reduce-scatter at the end of
+    // backward (FSDP1 trains the root unit: embeddings and head).
+    const std::size_t head_grad = m.root_grad_parts.empty() ? 0 : a.allocate(m.root_grad_parts.front());
     if (g3) a.release(g3);
     for (std::size_t h : acts) a.release(h);
     for (std::size_t h : gathered) a.release(h);
+    if (head_grad) {
+      // End of backward: the embedding's gradient, then the FlatParameter's gradient assembled from both.
+      std::vector<std::size_t> parts{head_grad};
+      double total = m.root_grad_parts.front();
+      for (std::size_t i = 1; i < m.root_grad_parts.size(); ++i) {
+        parts.push_back(a.allocate(m.root_grad_parts[i]));
+        total += m.root_grad_parts[i];
+      }
+      const std::size_t flat = a.allocate(total);
+      for (std::size_t h : parts) a.release(h);
+      a.release(flat);
+    }
   };
   step();
   return {a.reserved(), kept};
@@ -201,7 +219,13 @@ double reserved_estimate(const Inputs& in, const Moments& m) {
   const auto [replayed, kept] = replay_compute_pool(m);
   const double loss_blocks = (m.logit_bytes < 4 ? 12.0 : 8.0) * m.logits;
   const double rest_p1 = std::max(0.0, m.p1 - on_side_p1 - m.gathered_compute - m.acts - loss_blocks - kept);
-  const double main_pool = std::max({rest_p1 + replayed, m.p2 - on_side_p2, m.p3});
+  // FSDP1 reduce-scatters each unit's gradient and casts its shard to the parameter dtype on the post-backward
+  // stream (torch/distributed/fsdp/_runtime_utils.py `_reduce_grad`): the sharded gradients of a full fine-tune
+  // live in that stream's pool. Kept until the next forward, they are not there at the start of backward, but the
+  // compute stream cannot use their blocks.
+  const double post_pool = fsdp1 ? m.sharded_grads : 0;
+  const double main_pool =
+      std::max({rest_p1 + replayed, m.p2 - on_side_p2 - (m.p2_has_grads ? post_pool : 0), m.p3 - post_pool});
   // Fragmentation: what is allocated and freed within a step (activations, gathered units, gradients of every
   // size) is served best-fit from cached blocks that are split and merged again; the remainders too small for the
   // next request are reserved, not allocated. Persistent state (parameters, optimizer state) is allocated once and
@@ -211,7 +235,7 @@ double reserved_estimate(const Inputs& in, const Moments& m) {
     fprintf(stderr, "DBG p1=%.2f p2=%.2f p3=%.2f side=%.2f onside1=%.2f onside2=%.2f replayed=%.2f kept=%.2f rest_p1=%.2f main=%.2f acts=%.2f logits=%.2f frag=%.2f\n",
             m.p1 / 1073741824.0, m.p2 / 1073741824.0, m.p3 / 1073741824.0, side_pool / 1073741824.0, on_side_p1 / 1073741824.0, on_side_p2 / 1073741824.0,
             replayed / 1073741824.0, kept / 1073741824.0, rest_p1 / 1073741824.0, main_pool / 1073741824.0, m.acts / 1073741824.0, loss_blocks / 1073741824.0, kFragmentation * transient / 1073741824.0);
-  return main_pool + side_pool + kFragmentation * transient;
+  return main_pool + side_pool + post_pool + kFragmentation * transient;
 }
 
 }  // namespace
@@ -468,6 +492,8 @@ Estimate estimate(const Inputs& in) {
   mo.p1 = p1;
   mo.p2 = std::max(p2_early, p2_late);
   mo.p3 = p3;
+  if (in.strategy == Strategy::Fsdp1 && !no_shard && (!lora || mixed)) mo.sharded_grads = grads_all;
+  mo.p2_has_grads = p2_late > p2_early;
   mo.gathered_p1 = gathered_p1;
   mo.gathered_p2 = p2_early >= p2_late ? gathered_p2 : gathered_late;
   mo.logits = tokens * V;
@@ -514,6 +540,13 @@ Estimate estimate(const Inputs& in) {
     }
   }
   if (in.strategy == Strategy::Fsdp2 && N > 1) mo.gathered_compute = gathered_p1;
+  if (root_grad > 0) {
+    const double emb = static_cast<double>(g.embedding_params());
+    const double head = g.tied ? emb : static_cast<double>(g.head_params());
+    mo.root_grad_parts = {head * b_c};
+    if (!g.tied) mo.root_grad_parts.push_back(emb * b_c);
+    else mo.root_grad_parts.push_back(emb * b_c);  // the embedding's use of the shared weight
+  }
   e.reserved = reserved_estimate(in, mo);
   const double overhead = e.reserved - e.peak;
   e.breakdown.push_back({"allocator_overhead", overhead, "reserved, not allocated"});
@@ -577,6 +610,17 @@ std::optional<Inputs> central_inputs(const TrainingShape& s, std::vector<std::st
   if (in.strategy == Strategy::Fsdp1 && s.backward_prefetch.empty())
     note("FSDP1 backward prefetch: BACKWARD_PRE assumed");
   in.lora_dropout = s.lora_dropout.value.value_or(0.0);
+  if (in.training == Training::QLora) {
+    // TRL's SFTTrainer and axolotl call prepare_model_for_kbit_training for a 4-bit model unless it is sharded.
+    const bool sharded = in.strategy == Strategy::Fsdp1 || in.strategy == Strategy::Fsdp2 ||
+                         (in.strategy == Strategy::DeepSpeed && in.zero_stage >= 3);
+    in.kbit_prep = s.kbit_prep.value.value_or(!sharded);
+    if (!s.kbit_prep.known())
+      note(std::string("QLoRA: prepare_model_for_kbit_training ") +
+           (sharded ? "not run (sharded model) assumed" : "run (non-4-bit parameters upcast to fp32) assumed"));
+    in.double_quant = s.double_quant.value.value_or(true);
+    if (!s.double_quant.known()) note("QLoRA: bitsandbytes double quantization assumed");
+  }
   if (in.training != Training::Full && in.strategy == Strategy::Fsdp1) {
     const bool layer_wrap = s.wrap_policy == "TRANSFORMER_BASED_WRAP" || s.wrap_policy == "SIZE_BASED_WRAP";
     if (!s.peft_wrap_policy && layer_wrap && in.use_orig_params) {
