@@ -82,7 +82,9 @@ struct Moments {
   std::vector<double> upcast_root;  ///< 16-bit parameters prepare_model_for_kbit_training makes fp32 (bytes)
   double gathered_compute = 0;      ///< parameters gathered onto the compute stream at the start of backward
   double sharded_grads = 0;  ///< FSDP1 full fine-tune: every unit's sharded gradient (parameter dtype)
-  bool p2_has_grads = false;  ///< the backward moment is the end of backward (gradients complete)
+  bool p2_has_grads = false;
+  double unit_grad = 0;  ///< unsharded gradient of the largest unit in backward (full fine-tune)
+  double mp_shards = 0;  ///< FSDP1 mixed precision: low-precision copies of the shards in flight  ///< the backward moment is the end of backward (gradients complete)
   std::vector<double> root_grad_parts;  ///< FSDP1 full fine-tune: the root unit's gradients (head first), bytes
 };
 
@@ -208,6 +210,9 @@ double reserved_estimate(const Inputs& in, const Moments& m) {
     side_pool = keep ? segment_bytes(m.all_gathered) : segment_bytes(m.root) + 2 * segment_bytes(m.unit);
     on_side_p1 = m.gathered_p1;
     on_side_p2 = m.gathered_p2;
+    // Under mixed precision each unit's shard is first cast to the compute dtype on the same stream
+    // (`_use_low_precision_shard`): the root's and two layer units' low-precision shards.
+    side_pool += m.mp_shards;
   } else if (fsdp2 || zero3) {
     // Without resharding after forward (FSDP2 `reshard_after_forward=False`) nothing is gathered again in
     // backward: one buffer at a time.
@@ -224,8 +229,11 @@ double reserved_estimate(const Inputs& in, const Moments& m) {
   // live in that stream's pool. Kept until the next forward, they are not there at the start of backward, but the
   // compute stream cannot use their blocks.
   const double post_pool = fsdp1 ? m.sharded_grads : 0;
-  const double main_pool =
-      std::max({rest_p1 + replayed, m.p2 - on_side_p2 - (m.p2_has_grads ? post_pool : 0), m.p3 - post_pool});
+  // FSDP1 hands each unsharded gradient to the post-backward stream with record_stream: its block returns to the
+  // compute pool only when that stream is done, so the next unit's gradient takes another block.
+  const double pending = fsdp1 ? m.unit_grad : 0;
+  const double main_pool = std::max(
+      {rest_p1 + replayed, m.p2 - on_side_p2 - (m.p2_has_grads ? post_pool : 0) + pending, m.p3 - post_pool});
   // Fragmentation: what is allocated and freed within a step (activations, gathered units, gradients of every
   // size) is served best-fit from cached blocks that are split and merged again; the remainders too small for the
   // next request are reserved, not allocated. Persistent state (parameters, optimizer state) is allocated once and
@@ -494,6 +502,9 @@ Estimate estimate(const Inputs& in) {
   mo.p3 = p3;
   if (in.strategy == Strategy::Fsdp1 && !no_shard && (!lora || mixed)) mo.sharded_grads = grads_all;
   mo.p2_has_grads = p2_late > p2_early;
+  mo.unit_grad = unit_grad;
+  if (in.strategy == Strategy::Fsdp1 && !no_shard && !lora && b_t != b_c)
+    mo.mp_shards = (segment_bytes(root * b_c / np) + 2 * segment_bytes(umax * b_c / np));
   mo.gathered_p1 = gathered_p1;
   mo.gathered_p2 = p2_early >= p2_late ? gathered_p2 : gathered_late;
   mo.logits = tokens * V;
