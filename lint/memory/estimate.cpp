@@ -6,14 +6,14 @@
 //   P3, optimizer step: sharded state + gradients + the optimizer's temporaries.
 #include "lint/memory/estimate.hpp"
 
-#include "lint/memory/allocator.hpp"
-
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <set>
+
+#include "lint/memory/allocator.hpp"
+#include "lint/memory/reserved.hpp"
 
 namespace lint::memory {
 
@@ -54,196 +54,6 @@ LoraCount count_lora(const Geometry& g, std::int64_t r, const std::vector<std::s
     if (is(t, {"down_proj", "w2"})) c.down = true;
   }
   return c;
-}
-
-double segment_bytes(double bytes) {
-  return CachingAllocatorModel::segment_size(bytes);
-}
-
-enum class Wrap : std::uint8_t { None, Fsdp1, Fsdp2 };
-
-/// What the reserved estimate needs from the allocated one.
-struct Moments {
-  double p1 = 0, p2 = 0, p3 = 0;                ///< allocated at the three moments
-  double gathered_p1 = 0, gathered_p2 = 0;      ///< of which gathered (unsharded) parameters
-  double logits = 0;                            ///< logit elements (tokens x vocabulary)
-  double logit_bytes = 2;                       ///< dtype of the head's output
-  double unit = 0, root = 0, all_gathered = 0;  ///< compute-dtype bytes of the largest layer unit, root unit, model
-  double steady = 0;
-  double acts = 0;  ///< saved activations at the start of backward
-  /// FSDP1 wrapping: each unit's parameters are materialised, flattened into one FlatParameter and sharded (bytes
-  /// of each parameter of the largest decoder layer and of the root unit, storage dtype); empty when not FSDP1.
-  std::vector<double> layer_params, root_params;
-  double shard_div = 1;
-  int layers = 0;
-  bool offload = false;
-  Wrap wrap = Wrap::None;
-  bool resident = false;  ///< the model is on the GPU before wrapping
-  std::vector<double> upcast_root;  ///< 16-bit parameters prepare_model_for_kbit_training makes fp32 (bytes)
-  double gathered_compute = 0;      ///< parameters gathered onto the compute stream at the start of backward
-  double sharded_grads = 0;  ///< FSDP1 full fine-tune: every unit's sharded gradient (parameter dtype)
-  bool p2_has_grads = false;
-  double unit_grad = 0;  ///< unsharded gradient of the largest unit in backward (full fine-tune)
-  double mp_shards = 0;  ///< FSDP1 mixed precision: low-precision copies of the shards in flight  ///< the backward moment is the end of backward (gradients complete)
-  std::vector<double> root_grad_parts;  ///< FSDP1 full fine-tune: the root unit's gradients (head first), bytes
-};
-
-/// Replays FSDP1's wrapping (torch/distributed/fsdp/_init_utils.py: materialise a unit, `flatten_tensors` into a
-/// FlatParameter, keep 1/N of it) and the loss's blocks at the start of backward on the compute stream's pool.
-/// Returns the reserved bytes of those blocks and the bytes of them still allocated (the shards).
-std::pair<double, double> replay_compute_pool(const Moments& m) {
-  CachingAllocatorModel a;
-  double kept = 0;
-  auto keep = [&](std::size_t shard, double bytes) {
-    // With CPU offload the shard moves to host memory (pinned); otherwise it stays, carved out of cached blocks.
-    if (m.offload)
-      a.release(shard);
-    else
-      kept += CachingAllocatorModel::round_request(bytes);
-  };
-  auto materialise = [&](const std::vector<double>& params) {
-    std::vector<std::size_t> hs;
-    for (double b : params) hs.push_back(a.allocate(b));
-    return hs;
-  };
-  // FSDP1: flatten_tensors concatenates the unit's parameters into one FlatParameter, which is sharded.
-  auto wrap_fsdp1 = [&](const std::vector<double>& params, const std::vector<std::size_t>& hs) {
-    double total = 0;
-    for (double b : params) total += b;
-    const std::size_t flat = a.allocate(total);
-    for (std::size_t h : hs) a.release(h);
-    const std::size_t shard = a.allocate(total / m.shard_div);
-    a.release(flat);
-    keep(shard, total / m.shard_div);
-  };
-  // FSDP2: fully_shard copies each parameter's shard into its own tensor and drops the parameter.
-  auto wrap_fsdp2 = [&](const std::vector<double>& params, const std::vector<std::size_t>& hs) {
-    for (std::size_t i = 0; i < params.size(); ++i) {
-      const std::size_t shard = a.allocate(params[i] / m.shard_div);
-      a.release(hs[i]);
-      keep(shard, params[i] / m.shard_div);
-    }
-  };
-  const int units = m.wrap == Wrap::None ? 0 : m.layers;
-  if (m.resident && m.wrap != Wrap::None) {
-    // The whole model is on the GPU before wrapping (a quantized model: bitsandbytes quantizes on the GPU): every
-    // original parameter's block is freed by wrapping and stays cached.
-    std::vector<std::vector<std::size_t>> layer_hs;
-    for (int i = 0; i < units; ++i) layer_hs.push_back(materialise(m.layer_params));
-    const auto root_hs = materialise(m.root_params);
-    for (int i = 0; i < units; ++i)
-      m.wrap == Wrap::Fsdp1 ? wrap_fsdp1(m.layer_params, layer_hs[static_cast<std::size_t>(i)])
-                            : wrap_fsdp2(m.layer_params, layer_hs[static_cast<std::size_t>(i)]);
-    m.wrap == Wrap::Fsdp1 ? wrap_fsdp1(m.root_params, root_hs) : wrap_fsdp2(m.root_params, root_hs);
-  } else if (m.wrap == Wrap::Fsdp1) {
-    // Materialised unit by unit (meta device + param_init_fn, or moved from the CPU by device_id); auto-wrapping
-    // wraps the decoder layers first (each reuses the previous one's freed blocks), the root last.
-    for (int i = 0; i < units; ++i) wrap_fsdp1(m.layer_params, materialise(m.layer_params));
-    wrap_fsdp1(m.root_params, materialise(m.root_params));
-  } else if (!m.upcast_root.empty()) {
-    // prepare_model_for_kbit_training replaces each 16-bit parameter by an fp32 copy: the 16-bit blocks stay cached.
-    const auto old = materialise(m.upcast_root);
-    for (double b : m.upcast_root) a.allocate(2 * b);
-    for (std::size_t h : old) a.release(h);
-    for (double b : m.upcast_root) kept += CachingAllocatorModel::round_request(2 * b);
-  }
-  // One training step on the compute stream. Forward: parameters gathered onto the compute stream (FSDP2 copies
-  // each unit out of its all-gather buffer), the saved activations (many tensors of mixed sizes), then the loss:
-  // the head's logits, their fp32 copy and the log-softmax (transformers' ForCausalLMLoss); the copy and the logits
-  // are freed when the loss returns. Backward of the loss: nll_loss's gradient, log_softmax's gradient (the freed
-  // 16-bit logits' block is too small for it), then the 16-bit gradient of the logits.
-  auto step = [&] {
-    const std::vector<std::size_t> gathered = a.allocate_spread(m.gathered_compute);
-    const std::vector<std::size_t> acts = a.allocate_spread(m.acts);
-    const double L = m.logits;
-    const std::size_t logits = a.allocate(m.logit_bytes * L);
-    const std::size_t upcast = m.logit_bytes < 4 ? a.allocate(4 * L) : 0;
-    const std::size_t logp = a.allocate(4 * L);
-    if (upcast) a.release(upcast);
-    a.release(logits);
-    const std::size_t g1 = a.allocate(4 * L);
-    const std::size_t g2 = a.allocate(4 * L);
-    a.release(g1);
-    const std::size_t g3 = m.logit_bytes < 4 ? a.allocate(m.logit_bytes * L) : 0;
-    a.release(g2);
-    a.release(logp);
-    // The head's weight gradient is produced now and waits for the root unit's reduce-scatter at the end of
-    // backward (FSDP1 trains the root unit: embeddings and head).
-    const std::size_t head_grad = m.root_grad_parts.empty() ? 0 : a.allocate(m.root_grad_parts.front());
-    if (g3) a.release(g3);
-    for (std::size_t h : acts) a.release(h);
-    for (std::size_t h : gathered) a.release(h);
-    if (head_grad) {
-      // End of backward: the embedding's gradient, then the FlatParameter's gradient assembled from both.
-      std::vector<std::size_t> parts{head_grad};
-      double total = m.root_grad_parts.front();
-      for (std::size_t i = 1; i < m.root_grad_parts.size(); ++i) {
-        parts.push_back(a.allocate(m.root_grad_parts[i]));
-        total += m.root_grad_parts[i];
-      }
-      const std::size_t flat = a.allocate(total);
-      for (std::size_t h : parts) a.release(h);
-      a.release(flat);
-    }
-  };
-  step();
-  return {a.reserved(), kept};
-}
-
-constexpr double kFragmentation = 0.07;
-
-/// Peak reserved memory: the caching allocator keeps one pool of segments per CUDA stream and never gives a segment
-/// back, so reserved = Σ over pools of the largest that pool ever held, plus the blocks that were free but too small
-/// for the request that made the pool grow.
-double reserved_estimate(const Inputs& in, const Moments& m) {
-  const bool fsdp1 = in.strategy == Strategy::Fsdp1 && in.sharding != "NO_SHARD" && in.world_size > 1;
-  const bool fsdp2 = in.strategy == Strategy::Fsdp2 && in.world_size > 1;
-  const bool zero3 = in.strategy == Strategy::DeepSpeed && in.zero_stage >= 3 && in.world_size > 1;
-  // Side-stream pools. FSDP1 all-gathers each FlatParameter into an unsharded buffer allocated on its unshard
-  // stream (torch/distributed/fsdp/_runtime_utils.py `_unshard`): that pool holds the root unit and, with the
-  // all-gather rate limiter, up to two layer units in flight; SHARD_GRAD_OP keeps every unit. FSDP2 and ZeRO-3
-  // all-gather into one flat buffer per unit on their own stream and copy out to the compute stream: two units'
-  // buffers in flight.
-  double side_pool = 0, on_side_p1 = 0, on_side_p2 = 0;
-  if (fsdp1) {
-    const bool keep = is(in.sharding, {"SHARD_GRAD_OP", "_HYBRID_SHARD_ZERO2", "HYBRID_SHARD_ZERO2"});
-    side_pool = keep ? segment_bytes(m.all_gathered) : segment_bytes(m.root) + 2 * segment_bytes(m.unit);
-    on_side_p1 = m.gathered_p1;
-    on_side_p2 = m.gathered_p2;
-    // Under mixed precision each unit's shard is first cast to the compute dtype on the same stream
-    // (`_use_low_precision_shard`): the root's and two layer units' low-precision shards.
-    side_pool += m.mp_shards;
-  } else if (fsdp2 || zero3) {
-    // Without resharding after forward (FSDP2 `reshard_after_forward=False`) nothing is gathered again in
-    // backward: one buffer at a time.
-    const double in_flight = (fsdp2 && in.sharding == "false") ? 1.0 : 2.0;
-    side_pool = in_flight * segment_bytes(std::max(m.unit, m.root / 2));
-  }
-  // The compute stream's pool: the replayed blocks (wrapping transients, activations, the loss) plus what is not
-  // replayed at the start of backward (persistent state, buckets), or the other moments' allocations.
-  const auto [replayed, kept] = replay_compute_pool(m);
-  const double loss_blocks = (m.logit_bytes < 4 ? 12.0 : 8.0) * m.logits;
-  const double rest_p1 = std::max(0.0, m.p1 - on_side_p1 - m.gathered_compute - m.acts - loss_blocks - kept);
-  // FSDP1 reduce-scatters each unit's gradient and casts its shard to the parameter dtype on the post-backward
-  // stream (torch/distributed/fsdp/_runtime_utils.py `_reduce_grad`): the sharded gradients of a full fine-tune
-  // live in that stream's pool. Kept until the next forward, they are not there at the start of backward, but the
-  // compute stream cannot use their blocks.
-  const double post_pool = fsdp1 ? m.sharded_grads : 0;
-  // FSDP1 hands each unsharded gradient to the post-backward stream with record_stream: its block returns to the
-  // compute pool only when that stream is done, so the next unit's gradient takes another block.
-  const double pending = fsdp1 ? m.unit_grad : 0;
-  const double main_pool = std::max(
-      {rest_p1 + replayed, m.p2 - on_side_p2 - (m.p2_has_grads ? post_pool : 0) + pending, m.p3 - post_pool});
-  // Fragmentation: what is allocated and freed within a step (activations, gathered units, gradients of every
-  // size) is served best-fit from cached blocks that are split and merged again; the remainders too small for the
-  // next request are reserved, not allocated. Persistent state (parameters, optimizer state) is allocated once and
-  // does not fragment.
-  const double transient = std::max(0.0, main_pool - m.steady);
-  if (std::getenv("LL_DEBUG_RES"))
-    fprintf(stderr, "DBG p1=%.2f p2=%.2f p3=%.2f side=%.2f onside1=%.2f onside2=%.2f replayed=%.2f kept=%.2f rest_p1=%.2f main=%.2f acts=%.2f logits=%.2f frag=%.2f\n",
-            m.p1 / 1073741824.0, m.p2 / 1073741824.0, m.p3 / 1073741824.0, side_pool / 1073741824.0, on_side_p1 / 1073741824.0, on_side_p2 / 1073741824.0,
-            replayed / 1073741824.0, kept / 1073741824.0, rest_p1 / 1073741824.0, main_pool / 1073741824.0, m.acts / 1073741824.0, loss_blocks / 1073741824.0, kFragmentation * transient / 1073741824.0);
-  return main_pool + side_pool + post_pool + kFragmentation * transient;
 }
 
 }  // namespace
@@ -446,14 +256,14 @@ Estimate estimate(const Inputs& in) {
   double dequant = 0;
   if (qlora) {
     for (const std::string& n : g.linear_names())
-      if (const auto s = g.linear_shape(n)) dequant = std::max(dequant, 2.0 * static_cast<double>(s->first * s->second));
+      if (const auto s = g.linear_shape(n))
+        dequant = std::max(dequant, 2.0 * static_cast<double>(s->first * s->second));
   }
   const double head_copy = qlora && in.kbit_prep ? V * h * b_c : 0;
   const double p1 = e.steady - retained + gathered_p1 + acts_saved + logits_bwd + head_copy;
   // Backward through the layers: early, every saved activation and no gradient yet; late, the gradients of every
   // unit (sharded, or full for DDP) and the activations freed. The peak of the two.
-  const double p2_early =
-      e.steady - retained + gathered_p2 + acts_saved + recompute + unit_grad + root_grad + dequant;
+  const double p2_early = e.steady - retained + gathered_p2 + acts_saved + recompute + unit_grad + root_grad + dequant;
   // Late in backward, units kept gathered since forward (SHARD_GRAD_OP) have been resharded one by one.
   const double gathered_late = keep_gathered ? root * b_c + units_in_flight * umax * b_c * qlora_scale : gathered_p2;
   const double p2_late = e.steady - retained + gathered_late + grads_all + recompute + unit_grad + root_grad;
@@ -504,7 +314,8 @@ Estimate estimate(const Inputs& in) {
   mo.p2_has_grads = p2_late > p2_early;
   mo.unit_grad = unit_grad;
   if (in.strategy == Strategy::Fsdp1 && !no_shard && !lora && b_t != b_c)
-    mo.mp_shards = (segment_bytes(root * b_c / np) + 2 * segment_bytes(umax * b_c / np));
+    mo.mp_shards =
+        CachingAllocatorModel::segment_size(root * b_c / np) + 2 * CachingAllocatorModel::segment_size(umax * b_c / np);
   mo.gathered_p1 = gathered_p1;
   mo.gathered_p2 = p2_early >= p2_late ? gathered_p2 : gathered_late;
   mo.logits = tokens * V;
@@ -555,8 +366,10 @@ Estimate estimate(const Inputs& in) {
     const double emb = static_cast<double>(g.embedding_params());
     const double head = g.tied ? emb : static_cast<double>(g.head_params());
     mo.root_grad_parts = {head * b_c};
-    if (!g.tied) mo.root_grad_parts.push_back(emb * b_c);
-    else mo.root_grad_parts.push_back(emb * b_c);  // the embedding's use of the shared weight
+    if (!g.tied)
+      mo.root_grad_parts.push_back(emb * b_c);
+    else
+      mo.root_grad_parts.push_back(emb * b_c);  // the embedding's use of the shared weight
   }
   e.reserved = reserved_estimate(in, mo);
   const double overhead = e.reserved - e.peak;

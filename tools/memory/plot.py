@@ -4,7 +4,8 @@ DeepSpeed ZeRO estimators computed with their published formulas on the same con
 
 Inputs: docs/memory/measurements.jsonl (tools/memory/measure.py) and docs/memory/estimates.csv (written by
 `LAUNCHLINT_MEMORY_CSV=docs/memory/estimates.csv build/tests/launchlint_tests "estimates agree*"`).
-Outputs: docs/memory/estimate_vs_measured.png, docs/memory/estimators_7b_lora.png, docs/memory/comparison.md.
+Outputs: docs/memory/estimate_vs_measured.png, docs/memory/reserved_vs_measured.png, docs/memory/estimators_7b_lora.png,
+docs/memory/comparison.md.
 
 Other estimators (formulas as in their code):
 - accelerate 1.15 `accelerate estimate-memory` (src/accelerate/commands/estimate.py, estimate_training_usage):

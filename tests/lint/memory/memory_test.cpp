@@ -181,8 +181,8 @@ TEST_CASE("estimates agree with the measured peaks (docs/memory/measurements.jso
     } else if (m.reserved_max > 0) {
       // Measured after an earlier configuration left tensors alive: the configuration's own reserved peak lies
       // between `reserved_bytes` and `reserved_bytes_max` (tools/memory/import_results.py).
-      INFO("reserved: estimate " << e.reserved / 1073741824.0 << " GiB, measured between "
-                                 << m.reserved / 1073741824.0 << " and " << m.reserved_max / 1073741824.0 << " GiB");
+      INFO("reserved: estimate " << e.reserved / 1073741824.0 << " GiB, measured between " << m.reserved / 1073741824.0
+                                 << " and " << m.reserved_max / 1073741824.0 << " GiB");
       CHECK(e.reserved >= 0.85 * m.reserved);
       CHECK(e.reserved <= 1.15 * m.reserved_max);
       ++intervals;
