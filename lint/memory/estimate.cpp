@@ -444,6 +444,10 @@ std::optional<Inputs> central_inputs(const TrainingShape& s, std::vector<std::st
            (sharded ? "not run (sharded model) assumed" : "run (non-4-bit parameters upcast to fp32) assumed"));
     in.double_quant = s.double_quant.value.value_or(true);
     if (!s.double_quant.known()) note("QLoRA: bitsandbytes double quantization assumed");
+    if (sharded)
+      note(
+          "QLoRA: the quantized model is on the GPU before it is wrapped (bitsandbytes quantizes on the GPU); its "
+          "original blocks stay reserved");
   }
   if (in.training != Training::Full && in.strategy == Strategy::Fsdp1) {
     const bool layer_wrap = s.wrap_policy == "TRANSFORMER_BASED_WRAP" || s.wrap_policy == "SIZE_BASED_WRAP";
