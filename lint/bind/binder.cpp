@@ -15,7 +15,18 @@ DocumentSet::DocumentSet(std::vector<std::unique_ptr<model::Document>>& document
 
 const model::Document* DocumentSet::find_or_load(const std::vector<std::string>& candidates) {
   for (const std::string& c : candidates) {
-    if (auto it = by_path_.find(c); it != by_path_.end()) return it->second->read_error ? nullptr : it->second;
+    auto it = by_path_.find(c);
+    if (it == by_path_.end()) continue;
+    model::Document* d = it->second;
+    if (d->format == parse::Format::Python && d->kind == model::DocKind::Unknown && !d->python && !d->read_error) {
+      // Found by the walk and left unparsed by the pre-filter (model::python_may_matter): a launch runs it, so
+      // it is read now, as a named file is. The document keeps its place (and address) in the run.
+      std::unique_ptr<model::Document> parsed = load_(c);
+      const bool named = d->explicitly_named;
+      *d = std::move(*parsed);
+      d->explicitly_named = named;
+    }
+    return d->read_error ? nullptr : d;
   }
   for (const std::string& c : candidates) {
     std::error_code ec;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "lint/driver/driver.hpp"
+#include "lint/model/versions.hpp"
 
 namespace lint::config {
 
@@ -32,6 +33,8 @@ struct ProjectConfig {
   /// against the config's folder (the `--allow-outside` key).
   std::vector<std::string> allow_outside;
   std::optional<std::string> cache_dir;  ///< `cache-dir`: where the result cache lives, resolved likewise
+  /// `target-versions = { torch = "2.4", transformers = ">=4.46,<4.50" }` (docs/versions.md)
+  std::vector<model::VersionSetting> target_versions;
   std::vector<CodeRef> codes;  ///< every code in select, ignore, extend-select, severity, per-file-ignores
 };
 

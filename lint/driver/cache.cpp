@@ -225,6 +225,17 @@ std::string settings_key(const RunOptions& o, const CacheOptions& cache) {
   for (const DeclaredLaunch& d : o.declared_launches)
     declared.push_back({d.name, d.command, d.files, d.base_dir, d.config_path, d.command_begin, d.command_end});
   j["declared_launches"] = std::move(declared);
+  // The library versions the rules assume, from target-versions and the project's pins (requirements files...):
+  // an edited pin that changes an assumption changes the key.
+  json versions = json::array();
+  const model::TargetVersions assumed = resolve_target_versions(o);
+  for (const auto& [library, a] : assumed.all())
+    versions.push_back({library, a.written, a.origin, a.display(), a.is_default});
+  j["versions"] = std::move(versions);
+  j["target_versions"] = json::array();
+  for (const auto& t : o.target_versions) j["target_versions"].push_back({t.library, t.written, t.origin});
+  j["detect_pins"] = o.detect_pins;
+  j["pin_folders"] = o.pin_folders;
   return j.dump();
 }
 

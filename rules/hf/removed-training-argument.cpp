@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "lint/model/versions.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
@@ -15,6 +16,12 @@ struct Removed {
   std::string_view replacement;
 };
 constexpr std::array<Removed, 1> kRemoved = {{{"evaluation_strategy", "eval_strategy"}}};
+
+/// The old name is gone in transformers 4.52 (removed by huggingface/transformers#36946, March 2025); 4.41-4.50 accept
+/// it with a FutureWarning. With an older transformers pinned, or a pin that allows one, the rule is silent.
+constexpr model::Version kGoneFrom{4, 52, 0};
+
+bool removed_at_target() { return model::target_versions().at_least("transformers", kGoneFrom); }
 
 const Removed* removed(std::string_view name) {
   for (const Removed& r : kRemoved) {
@@ -44,6 +51,7 @@ std::string message_for(const Removed& r, std::string_view failure) {
 class RemovedTrainingArgument final : public rule::Rule {
  public:
   void check_document(const model::Document& doc, rule::RuleContext& ctx) const override {
+    if (!removed_at_target()) return;
     if (doc.kind == model::DocKind::PythonScript && doc.python) {
       for (const model::PyCall& c : doc.python->calls) {
         if (!takes_training_arguments(c.name)) continue;
@@ -70,6 +78,7 @@ class RemovedTrainingArgument final : public rule::Rule {
   }
 
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
+    if (!removed_at_target()) return;
     if (!l.command || l.command_document == nullptr || l.command->script_args.empty()) return;
     const model::Document* script = nullptr;
     for (const model::Document* d : l.documents) {
