@@ -12,9 +12,18 @@ namespace {
 
 struct Removed {
   std::string_view name;
-  std::string_view replacement;
+  std::string_view history;      ///< what happened to it
+  std::string_view replacement;  ///< what to write instead
 };
-constexpr std::array<Removed, 1> kRemoved = {{{"evaluation_strategy", "eval_strategy"}}};
+// transformers v5.17.0 src/transformers/training_args.py defines none of these fields.
+constexpr std::array<Removed, 3> kRemoved = {{
+    {"evaluation_strategy", "renamed `eval_strategy` in transformers 4.41, the old name since removed",
+     "`eval_strategy`"},
+    {"fsdp_transformer_layer_cls_to_wrap", "deprecated in transformers 4.x for the `fsdp_config` key, since removed",
+     "`fsdp_config` with `transformer_layer_cls_to_wrap`"},
+    {"fsdp_min_num_params", "deprecated in transformers 4.x for the `fsdp_config` key, since removed",
+     "`fsdp_config` with `min_num_params`"},
+}};
 
 const Removed* removed(std::string_view name) {
   for (const Removed& r : kRemoved) {
@@ -25,10 +34,16 @@ const Removed* removed(std::string_view name) {
 
 /// TrainingArguments and its subclasses in transformers and TRL (TRL's configs derive from TrainingArguments).
 bool takes_training_arguments(std::string_view name) {
-  static constexpr std::array<std::string_view, 19> kNames = {
-      "TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfig", "GRPOConfig", "ORPOConfig",
-      "KTOConfig", "CPOConfig", "RewardConfig", "PPOConfig", "RLOOConfig", "OnlineDPOConfig", "GKDConfig",
-      "PRMConfig", "BCOConfig", "XPOConfig", "NashMDConfig", "AlignPropConfig", "DDPOConfig"};
+  static constexpr std::array<std::string_view, 19> kNames = {"TrainingArguments", "Seq2SeqTrainingArguments",
+                                                              "SFTConfig",         "DPOConfig",
+                                                              "GRPOConfig",        "ORPOConfig",
+                                                              "KTOConfig",         "CPOConfig",
+                                                              "RewardConfig",      "PPOConfig",
+                                                              "RLOOConfig",        "OnlineDPOConfig",
+                                                              "GKDConfig",         "PRMConfig",
+                                                              "BCOConfig",         "XPOConfig",
+                                                              "NashMDConfig",      "AlignPropConfig",
+                                                              "DDPOConfig"};
   for (std::string_view n : kNames) {
     if (n == name) return true;
   }
@@ -36,9 +51,8 @@ bool takes_training_arguments(std::string_view name) {
 }
 
 std::string message_for(const Removed& r, std::string_view failure) {
-  return "`" + std::string(r.name) + "` is no longer a TrainingArguments argument (renamed `" +
-         std::string(r.replacement) + "` in transformers 4.41, the old name since removed): " + std::string(failure) +
-         " Use `" + std::string(r.replacement) + "`.";
+  return "`" + std::string(r.name) + "` is no longer a TrainingArguments argument (" + std::string(r.history) +
+         "): " + std::string(failure) + " Use " + std::string(r.replacement) + ".";
 }
 
 class RemovedTrainingArgument final : public rule::Rule {
@@ -63,8 +77,9 @@ class RemovedTrainingArgument final : public rule::Rule {
         const Removed* r = removed(e.key.text);
         if (r == nullptr) continue;
         ctx.report(doc.path(), e.key.region,
-                   message_for(*r, "LLaMA-Factory rejects keys no argument class takes (ValueError: Some keys are "
-                                   "not used by the HfArgumentParser)."));
+                   message_for(*r,
+                               "LLaMA-Factory rejects keys no argument class takes (ValueError: Some keys are "
+                               "not used by the HfArgumentParser)."));
       }
     }
   }
@@ -89,20 +104,23 @@ class RemovedTrainingArgument final : public rule::Rule {
       const Removed* r = removed(a.name);
       if (r == nullptr || script->source->text().find(r->name) != std::string::npos) continue;
       ctx.report(l.command_document->path(), a.region,
-                 message_for(*r, "HfArgumentParser raises ValueError: Some specified arguments are not used by the "
-                                 "HfArgumentParser."),
-                 {rule::RelatedLocation{script->path(), py.calls_named(py.calls_named("HfArgumentParser").empty()
-                                                                           ? "TrlParser"
-                                                                           : "HfArgumentParser")
-                                                           .front()
-                                                           ->region,
-                                        "The script's arguments are parsed here."}});
+                 message_for(*r,
+                             "HfArgumentParser raises ValueError: Some specified arguments are not used by the "
+                             "HfArgumentParser."),
+                 {rule::RelatedLocation{
+                     script->path(),
+                     py.calls_named(py.calls_named("HfArgumentParser").empty() ? "TrlParser" : "HfArgumentParser")
+                         .front()
+                         ->region,
+                     "The script's arguments are parsed here."}});
     }
   }
 };
 
 }  // namespace
 
-std::unique_ptr<rule::Rule> make_removed_training_argument() { return std::make_unique<RemovedTrainingArgument>(); }
+std::unique_ptr<rule::Rule> make_removed_training_argument() {
+  return std::make_unique<RemovedTrainingArgument>();
+}
 
 }  // namespace lint::rules
