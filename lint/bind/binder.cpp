@@ -99,9 +99,11 @@ std::vector<std::string> module_candidates(const std::string& qualified, const s
       fs::path rel;
       for (std::size_t i = 0; i < k; ++i) rel /= parts[i];
       for (const fs::path& f : {fs::path(rel.string() + ".py"), rel / "__init__.py"}) {
+        // Spelled as the run's documents are (the base as given), and as the binder shows project roots.
         const fs::path full = (fs::path(base) / f).lexically_normal();
-        std::string c = full.is_absolute() ? config::shown_path(full.generic_string()) : full.generic_string();
-        if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(std::move(c));
+        for (std::string c : {full.generic_string(), config::shown_path(full.generic_string())}) {
+          if (!c.empty() && c != "." && std::find(out.begin(), out.end(), c) == out.end()) out.push_back(std::move(c));
+        }
       }
     }
   }
@@ -117,9 +119,9 @@ bool is_python_path(const std::string& p) {
 /// project (the loader reads nothing outside it) for a bounded number of levels. nullptr when none is found.
 const model::Document* follow_entry_point(DocumentSet& docs, const model::Document& entry,
                                           const model::Document& command_doc) {
-  std::vector<std::string> bases{fs::path(entry.path()).parent_path().generic_string()};
+  std::vector<std::string> bases{fs::path(entry.path()).parent_path().generic_string(),
+                                 fs::path(command_doc.path()).parent_path().generic_string()};
   for (const std::string& r : config::project_roots(entry.path())) bases.push_back(r);
-  bases.push_back(fs::path(command_doc.path()).parent_path().generic_string());
   std::vector<const model::Document*> level{&entry};
   std::set<const model::Document*> seen{&entry};
   std::size_t looked = 0;
