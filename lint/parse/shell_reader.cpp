@@ -1,14 +1,15 @@
 #include "lint/parse/shell_reader.hpp"
-#include "lint/parse/shell_workdir.hpp"
 
 #include <tree_sitter/api.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <memory>
 #include <set>
 
 #include "lint/parse/integer.hpp"
+#include "lint/parse/shell_workdir.hpp"
 #include "lint/parse/tree_sitter_support.hpp"
 
 namespace lint::parse {
@@ -51,7 +52,9 @@ struct TreeDeleter {
   void operator()(TSTree* t) const { ts_tree_delete(t); }
 };
 
-std::string_view type_of(TSNode n) { return ts_node_type(n); }
+std::string_view type_of(TSNode n) {
+  return ts_node_type(n);
+}
 
 bool too_deep(std::string_view t) {
   std::size_t depth = 0;
@@ -141,8 +144,10 @@ class Extractor {
       } else if (t == "declaration_command") {
         const std::string_view kw = text(s).substr(0, text(s).find_first_of(" \t"));
         for (const TSNode c : named_children(s)) {
-          if (type_of(c) == "variable_assignment") assign(c, item.top_level, kw == "export");
-          else if (type_of(c) == "variable_name" && kw == "export") exported_.insert(std::string(text(c)));
+          if (type_of(c) == "variable_assignment")
+            assign(c, item.top_level, kw == "export");
+          else if (type_of(c) == "variable_name" && kw == "export")
+            exported_.insert(std::string(text(c)));
         }
       } else if (t == "command") {
         command(s);
@@ -294,7 +299,7 @@ class Extractor {
   /// `cd DIR`: later commands run in DIR. `cd "$(dirname "$0")"` (or BASH_SOURCE) is the script's own folder;
   /// any other folder that is not statically known makes the working directory unknown again.
   void change_directory(TSNode c, const std::vector<Word>& words) {
-    if (words.size() < 2 || words[1].text == "-" ) {
+    if (words.size() < 2 || words[1].text == "-") {
       workdir_.reset();
       return;
     }
@@ -388,7 +393,8 @@ class Extractor {
           (words[rest + 1].text == "torch.distributed.run" || words[rest + 1].text == "torch.distributed.launch")) {
         lc.tool = LaunchTool::Torchrun;
         split_launcher(words, rest + 2, lc, torchrun_store_true());
-      } else if (rest + 1 < words.size() && words[rest].text == "-m" && words[rest + 1].text == "accelerate.commands.launch") {
+      } else if (rest + 1 < words.size() && words[rest].text == "-m" &&
+                 words[rest + 1].text == "accelerate.commands.launch") {
         lc.tool = LaunchTool::AccelerateLaunch;
         split_launcher(words, rest + 2, lc, accelerate_store_true());
       } else {
@@ -421,6 +427,15 @@ class Extractor {
       lc.tool = LaunchTool::LlamaFactory;
       lc.subcommand = words[rest].text;
       if (rest + 1 < words.size()) lc.script = words[rest + 1];
+    } else if (base == "trl" && rest < words.size() && is_trl_training_command(words[rest].text)) {
+      // `trl sft|dpo|grpo|kto|reward|rloo [args]`: TRL's CLI runs its own trl/scripts/<name>.py through
+      // `accelerate launch` (trl/cli/commands/training.py, accelerate_launcher.py); `--accelerate_config X` becomes
+      // `--config_file X`, and the arguments the script does not take go to accelerate.
+      lc.tool = LaunchTool::AccelerateLaunch;
+      lc.subcommand = "trl " + words[rest].text;
+      lc.module = true;
+      lc.script = Word{"trl.scripts." + words[rest].text, true, words[rest].region};
+      split_trl_arguments(words, rest + 1, lc);
     } else {
       return;
     }
@@ -428,32 +443,121 @@ class Extractor {
     out_.push_back(std::move(lc));
   }
 
+  static bool is_trl_training_command(const std::string& w) {
+    return w == "sft" || w == "dpo" || w == "grpo" || w == "kto" || w == "reward" || w == "rloo";
+  }
+
+  /// The arguments of a `trl <command>` line: `--accelerate_config <file>` and the `accelerate launch` options that
+  /// TRL's scripts do not define become launcher flags; the rest are the script's. A config named by TRL's built-in
+  /// name (`fsdp2`, `zero3`) is a file of the installed package, not bound.
+  static void split_trl_arguments(const std::vector<Word>& words, std::size_t from, LaunchCommand& lc) {
+    static const std::set<std::string> kLauncher = {
+        "num_processes", "num_machines",  "machine_rank", "main_process_ip", "main_process_port",
+        "multi_gpu",     "use_deepspeed", "use_fsdp",     "gpu_ids",         "mixed_precision"};
+    for (std::size_t k = from; k < words.size(); ++k) {
+      const Word& w = words[k];
+      std::string name =
+          w.text.starts_with("--")
+              ? w.text.substr(2, w.text.find('=') == std::string::npos ? std::string::npos : w.text.find('=') - 2)
+              : std::string();
+      std::replace(name.begin(), name.end(), '-', '_');
+      const bool inline_value = w.text.find('=') != std::string::npos;
+      std::optional<Word> value;
+      if (inline_value) {
+        value = Word{w.text.substr(w.text.find('=') + 1), w.known, w.region};
+      } else if (k + 1 < words.size() && !words[k + 1].text.starts_with("--")) {
+        value = words[k + 1];
+      }
+      const bool store_true = name == "multi_gpu" || name == "use_deepspeed" || name == "use_fsdp";
+      if (name == "accelerate_config" && value) {
+        const std::string& v = value->text;
+        if (v.ends_with(".yaml") || v.ends_with(".yml") || v.ends_with(".json")) {
+          Flag f{"config_file", value, w.region};
+          f.region.end = value->region.end;
+          f.region.end_byte = value->region.end_byte;
+          lc.launcher_args.push_back(w);
+          if (!inline_value) lc.launcher_args.push_back(*value);
+          lc.flags.push_back(std::move(f));
+        }
+        if (!inline_value) ++k;
+      } else if (kLauncher.count(name) != 0) {
+        Flag f{name, store_true ? std::nullopt : value, w.region};
+        lc.launcher_args.push_back(w);
+        if (!store_true && value && !inline_value) {
+          f.region.end = value->region.end;
+          f.region.end_byte = value->region.end_byte;
+          lc.launcher_args.push_back(*value);
+          ++k;
+        }
+        lc.flags.push_back(std::move(f));
+      } else {
+        lc.script_args.push_back(w);
+      }
+    }
+  }
+
   static bool is_launcher_word(const std::vector<Word>& words, std::size_t i) {
     const std::string b = basename(words[i].text);
     return b == "accelerate" || b == "torchrun" || b == "deepspeed" || is_python(words[i].text) ||
-           b == "run_train.sh" || b == "axolotl" || b == "llamafactory-cli";
+           b == "run_train.sh" || b == "axolotl" || b == "llamafactory-cli" || b == "trl";
   }
 
   static const std::set<std::string>& accelerate_store_true() {
     // acc:src/accelerate/commands/launch.py: flags without a value.
-    static const std::set<std::string> s = {
-        "--cpu", "--multi_gpu", "--multi-gpu", "--tpu", "--ipex", "--use_deepspeed", "--use-deepspeed", "--use_fsdp",
-        "--use-fsdp", "--use_megatron_lm", "--use-megatron-lm", "--use_xpu", "--use-xpu", "-m", "--module",
-        "--no_python", "--no-python", "--same_network", "--same-network", "--enable_cpu_affinity",
-        "--enable-cpu-affinity", "--downcast_bf16", "--downcast-bf16", "--debug", "-q", "--quiet",
-        "--tpu_use_cluster", "--tpu-use-cluster", "--tpu_use_sudo", "--tpu-use-sudo", "--monitor_interval_unused",
-        "--use_parallelism_config", "--use-parallelism-config", "--standalone"};
+    static const std::set<std::string> s = {"--cpu",
+                                            "--multi_gpu",
+                                            "--multi-gpu",
+                                            "--tpu",
+                                            "--ipex",
+                                            "--use_deepspeed",
+                                            "--use-deepspeed",
+                                            "--use_fsdp",
+                                            "--use-fsdp",
+                                            "--use_megatron_lm",
+                                            "--use-megatron-lm",
+                                            "--use_xpu",
+                                            "--use-xpu",
+                                            "-m",
+                                            "--module",
+                                            "--no_python",
+                                            "--no-python",
+                                            "--same_network",
+                                            "--same-network",
+                                            "--enable_cpu_affinity",
+                                            "--enable-cpu-affinity",
+                                            "--downcast_bf16",
+                                            "--downcast-bf16",
+                                            "--debug",
+                                            "-q",
+                                            "--quiet",
+                                            "--tpu_use_cluster",
+                                            "--tpu-use-cluster",
+                                            "--tpu_use_sudo",
+                                            "--tpu-use-sudo",
+                                            "--monitor_interval_unused",
+                                            "--use_parallelism_config",
+                                            "--use-parallelism-config",
+                                            "--standalone"};
     return s;
   }
   static const std::set<std::string>& torchrun_store_true() {
-    static const std::set<std::string> s = {"--standalone", "-m", "--module", "--no-python", "--no_python",
-                                            "--run-path", "--run_path", "--use-env", "--use_env"};
+    static const std::set<std::string> s = {"--standalone", "-m",         "--module",  "--no-python", "--no_python",
+                                            "--run-path",   "--run_path", "--use-env", "--use_env"};
     return s;
   }
   static const std::set<std::string>& deepspeed_store_true() {
-    static const std::set<std::string> s = {"--no_python", "--no_local_rank", "--no_ssh_check", "--force_multi",
-                                            "--save_pid", "--enable_each_rank_log", "--autotuning", "--elastic_training",
-                                            "--bind_cores_to_rank", "--module", "-m", "--no_ssh"};
+    static const std::set<std::string> s = {"--no_python",
+                                            "--no_local_rank",
+                                            "--no_ssh_check",
+                                            "--force_multi",
+                                            "--save_pid",
+                                            "--enable_each_rank_log",
+                                            "--autotuning",
+                                            "--elastic_training",
+                                            "--bind_cores_to_rank",
+                                            "--module",
+                                            "-m",
+                                            "--no_ssh"};
     return s;
   }
 
@@ -559,8 +663,9 @@ std::vector<LaunchCommand> extract(const source::SourceFile& file, bool makefile
   std::vector<LaunchCommand> commands = ex.run(ts_tree_root_node(tree.get()));
   if (ex.exhausted()) {
     if (errors != nullptr) {
-      errors->push_back({file.region(0, 0), "variables expand to more text than the limit (8 MiB + 8 bytes per byte "
-                                            "of the script); launch commands after that point are not analysed"});
+      errors->push_back({file.region(0, 0),
+                         "variables expand to more text than the limit (8 MiB + 8 bytes per byte "
+                         "of the script); launch commands after that point are not analysed"});
     }
   }
   if (workdirs != nullptr) *workdirs = ex.workdirs();
