@@ -80,7 +80,8 @@ Arg from_value(const model::Value& v) {
 struct Source {
   std::function<Arg(std::string_view)> get;
   bool defaults = false;
-  std::string origin;  ///< for the message: `TrainingArguments(...)`, `the command line`
+  double logging_steps = 500;  ///< the default logging_steps (eval_steps' default): 10 in TRL's configs
+  std::string origin;          ///< for the message: `TrainingArguments(...)`, `the command line`
 };
 
 /// The effective strategy: the argument, its old name (`evaluation_strategy`, which HF008 reports at transformers 5),
@@ -138,7 +139,8 @@ void check(const Source& s, rule::RuleContext& ctx) {
     return s.defaults ? std::optional<double>(500) : std::nullopt;
   };
   const auto sv = steps(save_steps);
-  const auto ev = steps(eval_steps);
+  auto ev = steps(eval_steps);
+  if (!eval_steps.present && s.defaults) ev = s.logging_steps;
   // Ratios (values below 1) follow another check; integers only here.
   if (!sv || !ev || *sv < 1 || *ev < 1 || std::floor(*sv) != *sv || std::floor(*ev) != *ev) return;
   const auto si = static_cast<long long>(*sv);
@@ -160,6 +162,12 @@ bool plain_arguments_class(std::string_view name) {
   return name == "TrainingArguments" || name == "Seq2SeqTrainingArguments";
 }
 
+/// TRL's own configs (all derive from trl/trainer/base_config.py's _BaseConfig at TRL 1.10).
+bool trl_config_class(std::string_view name) {
+  return name == "SFTConfig" || name == "DPOConfig" || name == "GRPOConfig" || name == "KTOConfig" ||
+         name == "RewardConfig" || name == "RLOOConfig";
+}
+
 class LoadBestModelStrategyMismatch final : public rule::Rule {
  public:
   void check_document(const model::Document& doc, rule::RuleContext& ctx) const override {
@@ -169,7 +177,10 @@ class LoadBestModelStrategyMismatch final : public rule::Rule {
         Source s;
         s.origin = c.name + "(...)";
         // Defaults only for plain TrainingArguments without `**kwargs` that could set more.
-        s.defaults = plain_arguments_class(c.name) && !c.has_unresolved_unpacking;
+        // TRL's configs keep TrainingArguments' strategy and save defaults and log every 10 steps
+        // (trl/trainer/base_config.py at TRL 1.10).
+        s.defaults = (plain_arguments_class(c.name) || trl_config_class(c.name)) && !c.has_unresolved_unpacking;
+        if (trl_config_class(c.name)) s.logging_steps = 10;
         const bool unpacked = c.has_unresolved_unpacking;
         s.get = [&doc, &c, unpacked](std::string_view name) {
           const model::PyArg* a = c.keyword(name);
@@ -218,10 +229,14 @@ class LoadBestModelStrategyMismatch final : public rule::Rule {
     // The arguments of a script that builds them with HfArgumentParser / TrlParser: the command line and a bound
     // recipe YAML.
     const model::Document* script = model::launch_script(l);
-    if (script == nullptr) return;
-    const model::PythonFacts& py = *script->python;
-    bool parser = false;
+    // `trl sft|dpo|...`: TRL's own script parses (ScriptArguments, <Trainer>Config, ModelConfig).
+    const bool trl_cli = l.command && l.command->subcommand.starts_with("trl ");
+    if (script == nullptr && !trl_cli) return;
+    static const model::PythonFacts kNoFacts;
+    const model::PythonFacts& py = script != nullptr ? *script->python : kNoFacts;
+    bool parser = trl_cli;
     bool plain = false;
+    bool trl = trl_cli;
     for (const model::PyCall& c : py.calls) {
       if (c.name != "HfArgumentParser" && c.name != "TrlParser") continue;
       parser = true;
@@ -231,6 +246,10 @@ class LoadBestModelStrategyMismatch final : public rule::Rule {
           return plain_arguments_class(n);
         };
         if (mentions(a.value) || std::any_of(a.value.items.begin(), a.value.items.end(), mentions)) plain = true;
+        auto mentions_trl = [](const model::Value& x) {
+          return trl_config_class(x.text.substr(x.text.rfind('.') == std::string::npos ? 0 : x.text.rfind('.') + 1));
+        };
+        if (mentions_trl(a.value) || std::any_of(a.value.items.begin(), a.value.items.end(), mentions_trl)) trl = true;
       }
     }
     if (!parser) return;
@@ -252,7 +271,8 @@ class LoadBestModelStrategyMismatch final : public rule::Rule {
     if (file_args) return;
     Source s;
     s.origin = yaml ? "the script's arguments (recipe and command line)" : "the command line";
-    s.defaults = plain;
+    s.defaults = plain || trl;
+    if (trl && !plain) s.logging_steps = 10;
     s.get = [&flags](std::string_view name) {
       const model::ScriptFlag* f = model::find_script_flag(flags, name);
       if (f == nullptr) return Arg{};
