@@ -100,6 +100,59 @@ def make_model(c: dict, dtype: torch.dtype, device: str):
     return model
 
 
+def make_qmodel(c: dict):
+    """QLoRA: a bf16 model whose decoder linear layers are bitsandbytes 4-bit NF4 (double quantization, compute dtype
+    bf16, `quant_storage` from the configuration), as transformers' bitsandbytes integration loads it (the LM head stays
+    unquantized). With `kbit_prep`, peft's `prepare_model_for_kbit_training` runs first (what TRL does for QLoRA
+    without sharding: the non-quantized parameters are upcast to fp32); LoRA adapters on top."""
+    import bitsandbytes as bnb
+    from transformers import AutoModelForCausalLM
+    from peft import LoraConfig, get_peft_model
+
+    cfg = build_config(c["model"])
+    with torch.device("meta"):
+        model = AutoModelForCausalLM.from_config(cfg, attn_implementation="sdpa")
+    model.to(torch.bfloat16)
+    model.to_empty(device="cuda")
+    retie(model)
+    init_(model)
+    qs = {"bf16": torch.bfloat16, "fp32": torch.float32, "uint8": torch.uint8}[c.get("quant_storage", "bf16")]
+    mods = list(model.modules())
+    for mod in mods:
+        for cname, child in list(mod.named_children()):
+            if type(child) is not torch.nn.Linear or cname == "lm_head":
+                continue
+            q = bnb.nn.Linear4bit(child.in_features, child.out_features, bias=child.bias is not None,
+                                  compute_dtype=torch.bfloat16, compress_statistics=True, quant_type="nf4",
+                                  quant_storage=qs, device="meta")
+            w = bnb.nn.Params4bit(child.weight.data, requires_grad=False, compress_statistics=True, quant_type="nf4",
+                                  quant_storage=qs)
+            w = w.to("cuda")  # quantizes (Params4bit._quantize)
+            q.weight = w
+            q.quant_state = w.quant_state
+            if child.bias is not None:
+                q.bias = torch.nn.Parameter(child.bias.data, requires_grad=False)
+            setattr(mod, cname, q)
+    del mods, child
+    gc.collect()
+    torch.cuda.empty_cache()
+    model.is_loaded_in_4bit = True
+    for p in model.parameters():
+        p.requires_grad_(False)
+    if c.get("kbit_prep"):
+        from peft import prepare_model_for_kbit_training
+
+        model = prepare_model_for_kbit_training(model, use_gradient_checkpointing=bool(c.get("ac")),
+                                                gradient_checkpointing_kwargs={"use_reentrant": False})
+    elif c.get("ac"):
+        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+    lcfg = LoraConfig(r=c.get("r", 16), lora_alpha=32, lora_dropout=0.0,
+                      target_modules=c.get("targets", ["q_proj", "k_proj", "v_proj", "o_proj"]))
+    model = get_peft_model(model, lcfg)
+    model.train()
+    return model
+
+
 def retie(model):
     """`to_empty` re-creates a shared parameter once per module that uses it: tie the head to the embedding again.
 
@@ -150,8 +203,9 @@ def wrap(c: dict):
     info = {}
     ws = c.get("ws", 1)
     cuda = torch.device("cuda", 0)
+    quant = bool(c.get("quant"))
     if mode in ("plain", "ddp"):
-        model = make_model(c, torch.bfloat16, "cuda")
+        model = make_qmodel(c) if quant else make_model(c, torch.bfloat16, "cuda")
         if mode == "ddp":
             setup_pg(ws)
             from torch.nn.parallel import DistributedDataParallel as DDP
@@ -178,7 +232,7 @@ def wrap(c: dict):
         # A tied model is materialised on the CPU first (FSDP moves each unit to the GPU as it wraps it): per-module
         # materialisation on the meta device would untie the head.
         tied = bool(MODELS[c["model"]].get("tie_word_embeddings"))
-        model = make_model(c, dtype, "cpu" if tied else "meta")
+        model = make_qmodel(c) if quant else make_model(c, dtype, "cpu" if tied else "meta")
         layer_cls = decoder_layer_class(model)
         if train == "lora" and c.get("wrap", "peft") == "peft":
             from peft.utils.other import fsdp_auto_wrap_policy
@@ -192,8 +246,8 @@ def wrap(c: dict):
                      mixed_precision=MixedPrecision(torch.bfloat16, torch.bfloat16, torch.bfloat16),
                      cpu_offload=CPUOffload(offload_params=bool(c.get("offload"))), backward_prefetch=bp,
                      device_id=cuda, use_orig_params=bool(c.get("uop", train == "full")),
-                     param_init_fn=None if tied else (lambda m: m.to_empty(device=cuda, recurse=False)))
-        if not tied:
+                     param_init_fn=None if (tied or quant) else (lambda m: m.to_empty(device=cuda, recurse=False)))
+        if not (tied or quant):
             init_(model)
         info["num_fsdp_units"] = len(list(FSDP.fsdp_modules(model)))
     elif mode == "fsdp2":
@@ -201,7 +255,7 @@ def wrap(c: dict):
         from torch.distributed.fsdp import CPUOffloadPolicy, MixedPrecisionPolicy, OffloadPolicy, fully_shard
 
         dtype = torch.float32 if train == "full" else torch.bfloat16
-        model = make_model(c, dtype, "meta")
+        model = make_qmodel(c) if quant else make_model(c, dtype, "meta")
         raf = c.get("raf", True)
         mp = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)
         off = CPUOffloadPolicy() if c.get("offload") else OffloadPolicy()
@@ -220,9 +274,10 @@ def wrap(c: dict):
             units += 1
         fully_shard(model, reshard_after_forward=raf, mp_policy=mp, offload_policy=off)
         units += 1
-        model.to_empty(device="cpu" if c.get("offload") else "cuda")
-        retie(model)
-        init_(model)
+        if not quant:
+            model.to_empty(device="cpu" if c.get("offload") else "cuda")
+            retie(model)
+            init_(model)
         info["num_fsdp_units"] = units
     else:
         raise ValueError(mode)
@@ -356,6 +411,27 @@ def configs():
         add(f"{tag}_full_fs_ws2_ac1", model=m, train="full", mode="fsdp1", strat="FULL_SHARD", ac=1, ws=2)
         add(f"{tag}_full_fs_ws32_ac1", model=m, train="full", mode="fsdp1", strat="FULL_SHARD", ac=1, ws=32)
         add(f"{tag}_lora_plain_ac0", model=m, train="lora", mode="plain", ac=0, ws=1)
+    # QLoRA (bitsandbytes NF4, quant_storage bf16 as FSDP needs; kbit_prep where TRL runs
+    # prepare_model_for_kbit_training: no sharding).
+    q = dict(train="lora", quant="nf4", quant_storage="bf16")
+    for m, tag in (("llama-2-7b", "l2-7b"), ("llama-3.1-8b", "l8b"), ("llama-3.2-3b", "l3b"), ("qwen2.5-0.5b", "q05")):
+        for ac in (0, 1):
+            add(f"qlora_{tag}_fs_ac{ac}", model=m, mode="fsdp1", strat="FULL_SHARD", ac=ac, **q)
+        add(f"qlora_{tag}_plain_ac1", model=m, mode="plain", ac=1, ws=1, kbit_prep=1, **q)
+    for m, tag in (("llama-2-7b", "l2-7b"), ("llama-3.1-8b", "l8b")):
+        for ac in (0, 1):
+            add(f"qlora_{tag}_ddp_ac{ac}", model=m, mode="ddp", ac=ac, kbit_prep=1, **q)
+        add(f"qlora_{tag}_sgo_ac1", model=m, mode="fsdp1", strat="SHARD_GRAD_OP", ac=1, **q)
+        add(f"qlora_{tag}_f2t_ac1", model=m, mode="fsdp2", raf=True, ac=1, **q)
+        add(f"qlora_{tag}_f2f_ac1", model=m, mode="fsdp2", raf=False, ac=1, **q)
+    add("qlora_l8b_fs_s4096b1_ac1", model="llama-3.1-8b", mode="fsdp1", strat="FULL_SHARD", ac=1, seq=4096, **q)
+    add("qlora_l8b_fs_s1024b4_ac1", model="llama-3.1-8b", mode="fsdp1", strat="FULL_SHARD", ac=1, seq=1024, mb=4, **q)
+    allt = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
+    add("qlora_l8b_all_fs_ac1", model="llama-3.1-8b", mode="fsdp1", strat="FULL_SHARD", ac=1, r=64, targets=allt, **q)
+    add("qlora_l8b_all_plain_ac1", model="llama-3.1-8b", mode="plain", ac=1, ws=1, r=64, targets=allt, kbit_prep=1,
+        **q)
+    add("qlora_l2-7b_fs_ws2_ac1", model="llama-2-7b", mode="fsdp1", strat="FULL_SHARD", ac=1, ws=2, **q)
+    add("qlora_l2-7b_fs_ws32_ac1", model="llama-2-7b", mode="fsdp1", strat="FULL_SHARD", ac=1, ws=32, **q)
     return out
 
 
@@ -365,11 +441,25 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--budget", type=float, default=0, help="stop starting configurations after this many seconds")
+    ap.add_argument("--names", default="", help="exactly these configurations (comma list)")
+    ap.add_argument("--prefix", default="", help="keep configurations whose name starts with one of these (comma list)")
+    ap.add_argument("--exclude", default="", help="drop configurations whose name contains one of these (comma list)")
+    ap.add_argument("--suffix", default="", help="appended to every recorded name (a re-measurement of a configuration)")
+    ap.add_argument("--run", default="", help="a tag recorded as `run` in every record")
     a = ap.parse_args()
     cs = configs()
     if a.only:
         keep = set(a.only.split(","))
         cs = [c for c in cs if any(k in c["name"] for k in keep)]
+    if a.names:
+        want = a.names.split(",")
+        cs = [c for c in cs if c["name"] in want]
+    if a.prefix:
+        cs = [c for c in cs if c["name"].startswith(tuple(a.prefix.split(",")))]
+    if a.exclude:
+        cs = [c for c in cs if not any(k in c["name"] for k in a.exclude.split(","))]
+    for c in cs:
+        c["name"] += a.suffix
     if a.list:
         for c in cs:
             print(c["name"])
@@ -394,6 +484,8 @@ def main():
                 gc.collect()
                 torch.cuda.empty_cache()
             rec["versions"] = ver
+            if a.run:
+                rec["run"] = a.run
             f.write(json.dumps(rec) + "\n")
             f.flush()
             print(rec["name"], rec.get("peak_GiB"), rec.get("reserved_GiB"), rec.get("steady_GiB"),
