@@ -73,8 +73,7 @@ std::vector<std::string> imported_modules(const model::Document& d) {
   const model::PythonFacts& py = d.python ? *d.python : *parsed;
   std::vector<std::string> out;
   for (const auto& [local, qualified] : py.imports) {
-    if (qualified.empty() || qualified.front() == '.' || std::find(out.begin(), out.end(), qualified) != out.end())
-      continue;
+    if (qualified.empty() || std::find(out.begin(), out.end(), qualified) != out.end()) continue;
     const bool called = std::any_of(py.calls.begin(), py.calls.end(), [&q = qualified](const model::PyCall& c) {
       return c.callee == q || c.callee.starts_with(q + ".");
     });
@@ -130,7 +129,17 @@ const model::Document* follow_entry_point(DocumentSet& docs, const model::Docume
     for (const model::Document* d : level) {
       for (const std::string& m : imported_modules(*d)) {
         if (looked >= kImportFiles) return nullptr;
-        std::vector<std::string> c = module_candidates(m, bases);
+        // A relative import (`from .train import main`) starts from the importing file's package.
+        std::vector<std::string> c;
+        if (m.front() == '.') {
+          const std::size_t dots = m.find_first_not_of('.');
+          if (dots == std::string::npos) continue;
+          fs::path base = fs::path(d->path()).parent_path();
+          for (std::size_t up = 1; up < dots; ++up) base = base.parent_path();
+          c = module_candidates(m.substr(dots), {base.generic_string()});
+        } else {
+          c = module_candidates(m, bases);
+        }
         std::error_code ec;
         c.erase(std::remove_if(c.begin(), c.end(), [&ec](const std::string& p) { return !fs::is_regular_file(p, ec); }),
                 c.end());
