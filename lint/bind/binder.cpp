@@ -109,6 +109,21 @@ std::vector<std::string> module_candidates(const std::string& qualified, const s
   return out;
 }
 
+/// Whether a module builds the training itself: the Trainer or its arguments, an Accelerator, FSDP, DeepSpeed,
+/// Lightning's Trainer or an argument parser for them. A module that only mentions them (callbacks, utilities) is
+/// not the entry point.
+bool builds_training(const model::PythonFacts& py) {
+  for (const model::PyCall& c : py.calls) {
+    const std::string& n = c.name;
+    if (n == "TrainingArguments" || n == "Seq2SeqTrainingArguments" || n.ends_with("Trainer") ||
+        (n.ends_with("Config") && c.callee.starts_with("trl.")) || n == "Accelerator" || n == "HfArgumentParser" ||
+        n == "TrlParser" || n == "fully_shard" || n == "FullyShardedDataParallel" || n == "FSDPStrategy" ||
+        n == "DeepSpeedStrategy" || (n == "initialize" && c.callee.starts_with("deepspeed")))
+      return true;
+  }
+  return false;
+}
+
 bool is_python_path(const std::string& p) {
   return p.ends_with(".py");
 }
@@ -147,8 +162,7 @@ const model::Document* follow_entry_point(DocumentSet& docs, const model::Docume
         ++looked;
         const model::Document* found = docs.find_or_load(c);
         if (found == nullptr || !is_python_path(found->path()) || !seen.insert(found).second) continue;
-        if (found->python && found->kind == model::DocKind::PythonScript &&
-            model::python_may_matter(found->source->text()))
+        if (found->python && found->kind == model::DocKind::PythonScript && builds_training(*found->python))
           return found;
         next.push_back(found);
       }
@@ -171,17 +185,19 @@ model::BoundInputs bind_command(DocumentSet& docs, const CommandSite& site) {
   };
   in.accelerate_config = pick(refs.accelerate_config, model::DocKind::AccelerateConfig);
   in.python = pick(refs.script, model::DocKind::PythonScript);
-  if (const model::Document* entry = docs.find_or_load(refs.script);
-      entry != nullptr && is_python_path(entry->path()) &&
-      (in.python == nullptr || !model::python_may_matter(entry->source->text()))) {
-    if (const model::Document* real = follow_entry_point(docs, *entry, *site.document)) in.python = real;
-  }
   in.trainer_fsdp_config = pick(refs.trainer_fsdp_config, model::DocKind::TrainerFsdpConfig);
   in.deepspeed = pick(refs.deepspeed, model::DocKind::DeepSpeedConfig);
   in.torchtitan = pick(refs.torchtitan, model::DocKind::TorchtitanConfig);
   in.axolotl = pick(refs.axolotl, model::DocKind::AxolotlConfig);
   in.llamafactory = pick(refs.llamafactory, model::DocKind::LlamaFactoryConfig);
   in.trainer_args = pick(refs.trainer_args, model::DocKind::TrainerArgsConfig);
+  // A LLaMA-Factory or axolotl config drives its launch: the script is the tool's own entry point.
+  const bool config_driven = in.llamafactory != nullptr || in.axolotl != nullptr;
+  if (const model::Document* entry = config_driven ? nullptr : docs.find_or_load(refs.script);
+      entry != nullptr && is_python_path(entry->path()) &&
+      (in.python == nullptr || !model::python_may_matter(entry->source->text()))) {
+    if (const model::Document* real = follow_entry_point(docs, *entry, *site.document)) in.python = real;
+  }
   if (in.llamafactory != nullptr && in.deepspeed == nullptr) {
     // The YAML's own `deepspeed:` path, relative to where llamafactory-cli runs.
     const auto c = llamafactory_deepspeed_candidates(*site.document, *in.llamafactory);
