@@ -79,13 +79,18 @@ class ReentrantCheckpointingWithUnusedParameters final : public rule::Rule {
     const auto ws = model::query::world_size(l);
     if (!ws || *ws < 2 || l.fsdp_enabled() || model::deepspeed_state(l).on) return;
     const model::Document* script = model::launch_script(l);
-    if (script == nullptr) return;
+    // `trl sft|dpo|...` runs TRL's own script, which parses a TRL config (gradient checkpointing on by default).
+    const bool trl_cli = l.command && l.command->subcommand.starts_with("trl ");
+    if (script == nullptr && !trl_cli) return;
     Facts f;
-    python_facts(*script, f);
+    f.checkpointing = trl_cli;
+    if (script != nullptr) python_facts(*script, f);
     // The Trainer's arguments on the command line and in a recipe YAML (HfArgumentParser / TrlParser).
-    bool parser = false;
-    for (const model::PyCall& c : script->python->calls)
-      parser |= c.name == "HfArgumentParser" || c.name == "TrlParser";
+    bool parser = trl_cli;
+    if (script != nullptr) {
+      for (const model::PyCall& c : script->python->calls)
+        parser |= c.name == "HfArgumentParser" || c.name == "TrlParser";
+    }
     if (parser) {
       for (const model::ScriptFlag& s : model::script_flags(l)) {
         if (s.value && !s.value->known) continue;
