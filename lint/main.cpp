@@ -101,6 +101,7 @@ struct Cli {
   bool memory = false;  ///< explain --memory
   lint::fix::CliFlags fix;  ///< --fix, --unsafe-fixes, --diff, --show-fixes (lint/fix/cli.hpp)
   std::string gpu_memory;  ///< --gpu-memory SIZE (MEM001)
+  std::vector<std::string> target_versions;  ///< --target-version PKG=VER
 };
 
 /// Rule codes and prefixes, case-insensitively: "fsdp001" is FSDP001. Throws UsageError for an unknown one.
@@ -238,6 +239,11 @@ std::optional<int> parse(int argc, char** argv, Cli& cli) {
   app.add_flag("--no-gitignore", no_gitignore, "do not honour .gitignore files");
   app.add_option("--gpu-memory", cli.gpu_memory, "memory of one GPU (e.g. 80GiB) for MEM001; overrides gpu-memory in launchlint.toml")
       ->type_name("SIZE");
+  app.add_option("--target-version", cli.target_versions,
+                 "assume this version of a library (torch=2.4, transformers=\">=4.46,<4.50\"); beats target-versions "
+                 "in launchlint.toml and the project's pins")
+      ->type_name("PKG=VER")
+      ->allow_extra_args(false);
   app.add_flag("--fix", cli.fix.fix, "apply safe fixes and write the files (atomically)");
   app.add_flag("--unsafe-fixes", cli.fix.unsafe, "with --fix or --diff, apply unsafe fixes too");
   app.add_flag("--diff", cli.fix.diff, "print what --fix would change as a unified diff; change nothing");
@@ -527,6 +533,8 @@ int run(int argc, char** argv) {
     opts.per_file_ignores = project->per_file_ignores;
     for (auto& p : opts.per_file_ignores) p.codes = codes.canonical(p.codes, "");
     opts.declared_launches = project->launches;
+    opts.target_versions = project->target_versions;
+    if (!project->base_dir.empty()) opts.pin_folders.push_back(project->base_dir);
     if (project->fail_on) fail_on = *project->fail_on;
   }
   if (cli.select_given) opts.selection.select = selected;
@@ -534,6 +542,15 @@ int run(int argc, char** argv) {
   opts.selection.extend_select.insert(opts.selection.extend_select.end(), extend_select.begin(), extend_select.end());
   for (auto& [k, v] : severity) opts.selection.severity[k] = v;
   if (!cli.fail_on.empty()) fail_on = cli.fail_on;
+  for (const std::string& tv : cli.target_versions) {
+    const auto eq = tv.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw UsageError("--target-version needs PKG=VERSION (e.g. torch=2.4), not '" + tv + "'");
+    lint::model::VersionSetting set{tv.substr(0, eq), tv.substr(eq + 1), "--target-version " + tv};
+    std::string why;
+    if (!lint::model::assume_setting(set, why)) throw UsageError("--target-version: " + why);
+    opts.target_versions.push_back(std::move(set));
+  }
   opts.jobs = cli.jobs;
   opts.show_suppressed = cli.show_suppressed;
   opts.respect_gitignore = cli.gitignore;
@@ -600,8 +617,8 @@ int run(int argc, char** argv) {
     std::ostringstream out;
     if (cli.memory && format == Format::Json) lint::memory::write_memory_json(out, launches);
     else if (cli.memory) lint::memory::write_memory_text(out, launches);
-    else if (format == Format::Json) lint::report::write_explain_json(out, launches);
-    else lint::report::write_explain_text(out, launches, use_color(cli.color, out_path));
+    else if (format == Format::Json) lint::report::write_explain_json(out, launches, &result.versions);
+    else lint::report::write_explain_text(out, launches, use_color(cli.color, out_path), &result.versions);
     if (!emit(out_path, out.str())) return kExitError;
     return kExitClean;
   }

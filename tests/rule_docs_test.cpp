@@ -58,7 +58,8 @@ bool materialise(const std::vector<Block>& blocks, const fs::path& dir) {
   int n = 0;
   for (const Block& b : blocks) {
     const std::string ext = extension(b.lang);
-    if (ext.empty()) continue;
+    // A named text block is a file too (a requirements.txt the rule reads the pins of).
+    if (ext.empty() && !(b.lang == "text" && !b.name.empty())) continue;
     const std::string name = b.name.empty() ? "example" + std::to_string(n++) + ext : b.name;
     fs::create_directories((dir / name).parent_path());
     std::ofstream(dir / name, std::ios::binary) << b.text;

@@ -21,6 +21,8 @@ void apply(const ProjectConfig& project, driver::RunOptions& options) {
   }
   options.per_file_ignores = project.per_file_ignores;
   options.declared_launches = project.launches;
+  options.target_versions = project.target_versions;
+  if (!project.base_dir.empty()) options.pin_folders = {project.base_dir};
 }
 
 }  // namespace lint::config

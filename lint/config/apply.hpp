@@ -1,4 +1,5 @@
-// The project configuration applied to a run: selection, severities, excludes, per-file ignores, declared launches.
+// The project configuration applied to a run: selection, severities, excludes, per-file ignores, declared launches,
+// target versions.
 #pragma once
 
 #include "lint/config/project_config.hpp"

@@ -105,6 +105,28 @@ std::optional<ProjectConfig> interpret(const std::string& path, const parse::Nod
         return std::nullopt;
       }
       cfg.gpu_memory = v.text;
+    } else if (k == "target-versions") {
+      if (!v.is_map()) {
+        error = where(path, v) + ": target-versions must be a table of library = \"version\" (e.g. torch = \"2.4\")";
+        return std::nullopt;
+      }
+      for (const parse::Entry& s : v.entries) {
+        const parse::Node& ver = s.value;
+        if (ver.kind != parse::NodeKind::String && ver.kind != parse::NodeKind::Float &&
+            ver.kind != parse::NodeKind::Int) {
+          error = where(path, ver) + ": a target version is a string such as \"2.4\" or \">=2.4,<2.6\"";
+          return std::nullopt;
+        }
+        std::string origin = where(path, s.key);
+        if (origin.starts_with("./")) origin.erase(0, 2);
+        model::VersionSetting set{s.key.text, ver.text, origin + " (target-versions)"};
+        std::string why;
+        if (!model::assume_setting(set, why)) {
+          error = where(path, model::canonical_library(s.key.text).empty() ? s.key : ver) + ": target-versions: " + why;
+          return std::nullopt;
+        }
+        cfg.target_versions.push_back(std::move(set));
+      }
     } else if (k == "launch") {
       if (v.kind != parse::NodeKind::Sequence) {
         error = where(path, v) + ": launch must be an array of tables ([[launch]])";
@@ -158,7 +180,7 @@ const std::vector<std::string>& default_excludes() {
 const std::vector<std::string>& config_keys() {
   static const std::vector<std::string> kKeys = {"select",         "ignore",  "extend-select", "exclude",
                                                  "extend-exclude", "fail-on", "severity",      "per-file-ignores",
-                                                 "launch"};
+                                                 "launch",         "gpu-memory", "target-versions"};
   return kKeys;
 }
 

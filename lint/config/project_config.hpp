@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "lint/driver/driver.hpp"
+#include "lint/model/versions.hpp"
 
 namespace lint::config {
 
@@ -28,6 +29,8 @@ struct ProjectConfig {
   std::optional<std::string> fail_on;
   std::optional<std::string> gpu_memory;  ///< `gpu-memory = "80GiB"`: per-GPU memory for MEM001
   std::vector<driver::DeclaredLaunch> launches;
+  /// `target-versions = { torch = "2.4", transformers = ">=4.46,<4.50" }` (docs/versions.md)
+  std::vector<model::VersionSetting> target_versions;
   std::vector<CodeRef> codes;  ///< every code in select, ignore, extend-select, severity, per-file-ignores
 };
 

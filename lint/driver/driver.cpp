@@ -13,6 +13,8 @@
 #include "lint/bind/binder.hpp"
 #include "lint/model/classify.hpp"
 #include "lint/model/resolve.hpp"
+#include "lint/config/pins.hpp"
+#include "lint/config/project_root.hpp"
 #include "lint/parse/readers.hpp"
 #include "lint/rule/suppression.hpp"
 #include "lint/source/read_file.hpp"
@@ -454,9 +456,39 @@ class RuleRunner {
 
 }  // namespace
 
+model::TargetVersions resolve_target_versions(const RunOptions& options) {
+  model::TargetVersions versions;
+  std::vector<std::string> keep;
+  for (const model::VersionSetting& s : options.target_versions) {
+    std::string error;
+    if (auto a = model::assume_setting(s, error)) {
+      keep.push_back(a->library);
+      versions.set(std::move(*a));
+    }
+  }
+  if (!options.detect_pins) return versions;
+  std::vector<std::string> folders = options.pin_folders;
+  std::error_code ec;
+  const std::vector<std::string> paths =
+      options.read_stdin ? std::vector<std::string>{fs::path(options.stdin_filename).parent_path().string()}
+                         : options.paths;
+  for (const std::string& p : paths) {
+    const std::string folder = p.empty() ? "." : fs::is_directory(p, ec) ? p : fs::path(p).parent_path().string();
+    folders.push_back(folder.empty() ? "." : folder);
+    for (const std::string& root : config::project_roots(folders.back())) {
+      folders.push_back(config::shown_path(root));
+    }
+  }
+  config::apply_pins(config::detect_pins(folders), keep, versions);
+  return versions;
+}
+
 RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
   const unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1U, std::thread::hardware_concurrency());
   RunResult result;
+  // The versions rules and resolution consult (model::target_versions) are this run's.
+  result.versions = resolve_target_versions(options);
+  model::set_target_versions(result.versions);
   result.documents = load_documents(options, jobs);                 // 1. discover and load
   result.launches = bind_and_resolve(result.documents, options);    // 2. bind and resolve launches
   result.files_checked = result.documents.size();

@@ -10,6 +10,7 @@
 #include "lint/bind/declared_launch.hpp"
 #include "lint/model/document.hpp"
 #include "lint/model/launch.hpp"
+#include "lint/model/versions.hpp"
 #include "lint/rule/diagnostic.hpp"
 #include "lint/rule/rule.hpp"
 
@@ -50,6 +51,12 @@ struct RunOptions {
   /// Text that replaces a file's content on disk, by path (as discovered, normalised: `a/b.yaml`, no `./`):
   /// unsaved editor buffers, fixes not yet written. A path here that is not on disk is still read when named.
   std::map<std::string, std::string> overlay;
+  /// Versions set by the project config, then the command line (a later one of a library wins); the other
+  /// libraries' versions come from the project's pins (`detect_pins`) or the built-in defaults (docs/versions.md).
+  std::vector<model::VersionSetting> target_versions;
+  bool detect_pins = true;
+  /// Folders searched for pins before the linted paths' own (the project config's folder).
+  std::vector<std::string> pin_folders;
 };
 
 struct RunResult {
@@ -58,7 +65,13 @@ struct RunResult {
   std::vector<model::Launch> launches;            ///< each file alone, then bound launches
   std::map<std::string, source::SourcePtr> sources;
   std::size_t files_checked = 0;
+  model::TargetVersions versions;                 ///< the versions the rules assumed, with where each came from
 };
+
+/// The versions a run assumes: `options.target_versions`, then pins found in `options.pin_folders` and, for each
+/// linted path, its folder and the project roots above it (lint/config/pins.hpp), then the built-in defaults.
+/// Settings are assumed valid (the config and the command line check them).
+model::TargetVersions resolve_target_versions(const RunOptions& options);
 
 /// Hard limits (docs/limits.md).
 inline constexpr std::uintmax_t kMaxFileBytes = 64ULL * 1024 * 1024;

@@ -74,7 +74,8 @@ void json_site(std::ostream& out, const model::Setting& s) {
 
 }  // namespace
 
-void write_explain_text(std::ostream& out, const std::vector<const model::Launch*>& launches, bool color) {
+void write_explain_text(std::ostream& out, const std::vector<const model::Launch*>& launches, bool color,
+                        const model::TargetVersions* versions) {
   const char* bold = color ? "\x1b[1m" : "";
   const char* dim = color ? "\x1b[2m" : "";
   const char* reset = color ? "\x1b[0m" : "";
@@ -107,9 +108,19 @@ void write_explain_text(std::ostream& out, const std::vector<const model::Launch
       if (e.decided_by != nullptr && !e.reason.empty()) out << "      because " << e.reason << "\n";
     }
   }
+  if (versions == nullptr) return;
+  out << (launches.empty() ? "" : "\n") << bold << "versions assumed" << reset << "\n";
+  for (const auto& [lib, a] : versions->all()) {
+    out << "  " << lib << " " << a.display() << dim << "  <- ";
+    out << a.origin;
+    // A pin's text says what was written; a setting's origin already names it.
+    if (!a.is_default && a.origin.find("target-version") == std::string::npos) out << " (" << a.written << ")";
+    out << reset << "\n";
+  }
 }
 
-void write_explain_json(std::ostream& out, const std::vector<const model::Launch*>& launches) {
+void write_explain_json(std::ostream& out, const std::vector<const model::Launch*>& launches,
+                        const model::TargetVersions* versions) {
   out << "[";
   for (std::size_t i = 0; i < launches.size(); ++i) {
     const model::Launch& l = *launches[i];
@@ -138,7 +149,19 @@ void write_explain_json(std::ostream& out, const std::vector<const model::Launch
       }
       out << "]}";
     }
-    out << "\n  }}";
+    out << "\n  }";
+    if (versions != nullptr) {
+      out << ", \"target_versions\": {";
+      bool first_lib = true;
+      for (const auto& [lib, a] : versions->all()) {
+        out << (first_lib ? "" : ", ") << '"' << json_escape(lib) << "\": {\"assumed\": \"" << json_escape(a.display())
+            << "\", \"written\": \"" << json_escape(a.written) << "\", \"origin\": \"" << json_escape(a.origin)
+            << "\", \"default\": " << (a.is_default ? "true" : "false") << "}";
+        first_lib = false;
+      }
+      out << "}";
+    }
+    out << "}";
   }
   out << "\n]\n";
 }

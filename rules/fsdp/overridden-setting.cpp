@@ -58,6 +58,13 @@ class OverriddenSetting final : public rule::Rule {
       for (const model::Setting* loser : e.overridden) {
         if (loser->origin == Origin::Default || loser->path.empty()) continue;
         if (same_value(loser->value, winner.value)) continue;
+        // PEFT's recipe (`fsdp_plugin.auto_wrap_policy = fsdp_auto_wrap_policy(model)`) builds on the config's
+        // layer-class policy instead of replacing it: PEFT wraps the layers named by FSDP_TRANSFORMER_CLS_TO_WRAP,
+        // which the config exports, and adds units for the trainable leaves (peft src/peft/utils/other.py,
+        // `fsdp_auto_wrap_policy`).
+        if (key == model::keys::kAutoWrapPolicy && winner.written.kind == model::ValueKind::Object &&
+            winner.written.text.ends_with("fsdp_auto_wrap_policy"))
+          continue;
         // An explicit `accelerate launch` flag over the config file is the documented way to override it
         // (intended); a paradigm flag turning FSDP off is FSDP015's business.
         if (winner.origin == Origin::LaunchFlag && loser->origin == Origin::ConfigFile) continue;

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "lint/model/versions.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
@@ -14,19 +15,34 @@ struct Removed {
   std::string_view name;
   std::string_view history;      ///< what happened to it
   std::string_view replacement;  ///< what to write instead
-  /// Gone in every transformers release LLaMA-Factory supports (it pins its own range, from 4.55): only then is a
-  /// LLaMA-Factory config key reported. The release that dropped the two fsdp_* fields is not pinned down here.
-  bool gone_for_llamafactory = false;
+  /// The first transformers release known not to have it: the rule is silent when the project pins (or allows) an
+  /// older one. For the two fsdp_* fields the release that dropped them is not established here, so the one known
+  /// (5.17, the default target) is used.
+  model::Version gone_from;
 };
 // transformers v5.17.0 src/transformers/training_args.py defines none of these fields.
 constexpr std::array<Removed, 3> kRemoved = {{
-    {"evaluation_strategy", "renamed `eval_strategy` in transformers 4.41, the old name since removed",
-     "`eval_strategy`", true},
-    {"fsdp_transformer_layer_cls_to_wrap", "deprecated in transformers 4.x for the `fsdp_config` key, since removed",
-     "`fsdp_config` with `transformer_layer_cls_to_wrap`"},
-    {"fsdp_min_num_params", "deprecated in transformers 4.x for the `fsdp_config` key, since removed",
-     "`fsdp_config` with `min_num_params`"},
+    // Gone in transformers 4.52 (removed by huggingface/transformers#36946, March 2025); 4.41-4.50 accept it with a
+    // FutureWarning.
+    {"evaluation_strategy",
+     "renamed `eval_strategy` in transformers 4.41, the old name since removed",
+     "`eval_strategy`",
+     {4, 52, 0}},
+    {"fsdp_transformer_layer_cls_to_wrap",
+     "deprecated in transformers 4.x for the `fsdp_config` key, since removed",
+     "`fsdp_config` with `transformer_layer_cls_to_wrap`",
+     {5, 17, 0}},
+    {"fsdp_min_num_params",
+     "deprecated in transformers 4.x for the `fsdp_config` key, since removed",
+     "`fsdp_config` with `min_num_params`",
+     {5, 17, 0}},
 }};
+
+/// With an older transformers pinned than the release `r` is known to be gone from, or a pin that allows one, the
+/// rule is silent.
+bool removed_at_target(const Removed& r) {
+  return model::target_versions().at_least("transformers", r.gone_from);
+}
 
 const Removed* removed(std::string_view name) {
   for (const Removed& r : kRemoved) {
@@ -66,7 +82,7 @@ class RemovedTrainingArgument final : public rule::Rule {
         if (!takes_training_arguments(c.name)) continue;
         for (const model::PyArg& a : c.args) {
           const Removed* r = removed(a.name);
-          if (r == nullptr) continue;
+          if (r == nullptr || !removed_at_target(*r)) continue;
           ctx.report(doc.path(), a.name_region,
                      message_for(*r, c.name + "(...) raises TypeError: got an unexpected keyword argument '" +
                                          std::string(r->name) + "'."));
@@ -78,7 +94,7 @@ class RemovedTrainingArgument final : public rule::Rule {
       if (root == nullptr) return;
       for (const parse::Entry& e : root->entries) {
         const Removed* r = removed(e.key.text);
-        if (r == nullptr || !r->gone_for_llamafactory) continue;
+        if (r == nullptr || !removed_at_target(*r)) continue;
         ctx.report(doc.path(), e.key.region,
                    message_for(*r,
                                "LLaMA-Factory rejects keys no argument class takes (ValueError: Some keys are "
@@ -105,7 +121,7 @@ class RemovedTrainingArgument final : public rule::Rule {
     if (!py.calls_named("parse_known_args").empty()) return;
     for (const parse::ScriptArg& a : parse::script_arguments(l.command->script_args)) {
       const Removed* r = removed(a.name);
-      if (r == nullptr || script->source->text().find(r->name) != std::string::npos) continue;
+      if (r == nullptr || !removed_at_target(*r) || script->source->text().find(r->name) != std::string::npos) continue;
       ctx.report(l.command_document->path(), a.region,
                  message_for(*r,
                              "HfArgumentParser raises ValueError: Some specified arguments are not used by the "

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rules/support.hpp"
+#include "lint/model/trainer/schema.hpp"
 
 namespace lint::rules::trainer {
 
@@ -89,7 +90,7 @@ inline void set_fsdp(TrainerArgs& t, const model::Value& v, source::Region r) {
 }
 
 inline std::optional<int> version_from_dict(const model::Value& cfg) {
-  std::optional<int> v = 2;
+  std::optional<int> v = model::trainer::fsdp_version(nullptr);  // the default, when the version is known
   for (const auto& [k, val] : cfg.fields) {
     if (k != "version" && k != "fsdp_version") continue;
     if (val.kind == model::ValueKind::Int && (val.integer == 1 || val.integer == 2))
@@ -128,7 +129,7 @@ inline std::vector<TrainerArgs> trainer_args(const model::Launch& l) {
       t.fsdp_config_region = cfg->region;
       t.version = cfg->value.kind == model::ValueKind::Dict ? version_from_dict(cfg->value) : std::nullopt;
     } else {
-      t.version = 2;
+      t.version = model::trainer::fsdp_version(nullptr);
     }
     if (const model::PyArg* gc = c.keyword("gradient_checkpointing")) {
       if (gc->value.kind == model::ValueKind::Bool) t.gradient_checkpointing = gc->value.boolean;
@@ -147,7 +148,7 @@ inline std::vector<TrainerArgs> trainer_args(const model::Launch& l) {
     t.path = l.command_document->path();
     t.spelled = "the command line";
     t.call_region = l.command->region;
-    t.version = 2;
+    t.version = model::trainer::fsdp_version(nullptr);
     bool any = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
       const std::string& w = args[i].text;

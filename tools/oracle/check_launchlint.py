@@ -264,17 +264,23 @@ def _call_args(kwargs: dict, first: str = "") -> str:
 def _model_code(spec: dict) -> tuple[list[str], str]:
     """(imports, code that leaves `model` built as the oracle built it)."""
     spec = spec or {}
-    if spec.get("kind") == "tiny_llama":
-        return ["from transformers import LlamaConfig, LlamaForCausalLM"], TINY_LLAMA
-    code = "model = TinyModel()\n"
     imports: list[str] = []
+    if spec.get("kind") == "tiny_llama":
+        imports.append("from transformers import LlamaConfig, LlamaForCausalLM")
+        code = TINY_LLAMA
+        targets = '["q_proj", "v_proj"]'
+    else:
+        code = "model = TinyModel()\n"
+        targets = '["fc1", "fc2"]'
+    if spec.get("dtype"):
+        code += f"model = model.to(torch.{spec['dtype']})\n"
     if spec.get("freeze") == "partial":
         code += ("for name, p in model.named_parameters():\n"
                  "    if name.startswith(\"inp.\") or \".fc1.\" in name:\n"
                  "        p.requires_grad_(False)\n")
     if spec.get("lora"):
         imports.append("from peft import LoraConfig, get_peft_model")
-        code += "model = get_peft_model(model, LoraConfig(r=4, lora_alpha=8, target_modules=[\"fc1\", \"fc2\"]))\n"
+        code += f"model = get_peft_model(model, LoraConfig(r=4, lora_alpha=8, target_modules={targets}))\n"
     return imports, code
 
 

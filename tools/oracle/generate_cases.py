@@ -589,6 +589,19 @@ def group_prepare():
     ]
     for name, cfg, ta, desc in trainer_specs:
         out.append(case(name, "prepare", desc, config=cfg, training_args=ta, prepare=True, model={"kind": "tiny_llama"}))
+    # FSDP009's exception: the Trainer installs PEFT's wrap policy for a PEFT model under FSDP1, so
+    # use_orig_params false with the decoder-layer policy trains; under an accelerate config the same.
+    lora_llama = {"kind": "tiny_llama", "lora": True}
+    out.append(case("tr-prep-v1-lora-uop-false", "prepare",
+                    "Trainer: FSDP1 use_orig_params false + PEFT LoRA + TRANSFORMER_BASED_WRAP (Trainer installs PEFT's policy)",
+                    training_args={"fsdp": "full_shard", "fsdp_config": {"version": 1, "use_orig_params": False,
+                                                                         "transformer_layer_cls_to_wrap": ["LlamaDecoderLayer"]}},
+                    prepare=True, model=lora_llama))
+    out.append(case("tr-prep-yaml-v1-lora-uop-false", "prepare",
+                    "Trainer under an accelerate FSDP1 config: use_orig_params false + PEFT LoRA + TRANSFORMER_BASED_WRAP",
+                    config=acc_config(fsdp(1, fsdp_use_orig_params=False, fsdp_auto_wrap_policy="TRANSFORMER_BASED_WRAP",
+                                           fsdp_transformer_layer_cls_to_wrap="LlamaDecoderLayer")),
+                    training_args={}, prepare=True, model=lora_llama))
     return out
 
 
@@ -820,6 +833,17 @@ def group_probes_p2():
         c("p2-v1-lora-uop-false-peftpolicy", "v1 use_orig_params false + PEFT LoRA + peft fsdp_auto_wrap_policy",
           fsdp(1, fsdp_use_orig_params=False, fsdp_auto_wrap_policy="TRANSFORMER_BASED_WRAP",
                fsdp_transformer_layer_cls_to_wrap="Block"), {**lora, "peft_auto_wrap_policy": True}, stage=None),
+        # FSDP009 / FSDP010: the other wrap policies and use_orig_params true (fp32 and bf16 base).
+        c("p2-v1-lora-uop-false-nowrap", "v1 use_orig_params false + PEFT LoRA + NO_WRAP",
+          fsdp(1, fsdp_use_orig_params=False, fsdp_auto_wrap_policy="NO_WRAP"), lora,
+          stage="prepare", error__type="ValueError", error__message_contains="Must flatten tensors with uniform"),
+        c("p2-v1-lora-uop-true", "v1 use_orig_params true + PEFT LoRA + TRANSFORMER_BASED_WRAP",
+          fsdp(1, fsdp_use_orig_params=True, fsdp_auto_wrap_policy="TRANSFORMER_BASED_WRAP",
+               fsdp_transformer_layer_cls_to_wrap="Block"), lora, stage=None),
+        c("p2-v1-lora-uop-true-bf16", "v1 use_orig_params true + PEFT LoRA on a bf16 base + TRANSFORMER_BASED_WRAP",
+          fsdp(1, fsdp_use_orig_params=True, fsdp_auto_wrap_policy="TRANSFORMER_BASED_WRAP",
+               fsdp_transformer_layer_cls_to_wrap="Block"), {**lora, "dtype": "bfloat16"},
+          stage="prepare", error__type="ValueError", error__message_contains="Must flatten tensors with uniform dtype"),
         c("p2-v2-lora-transformer", "v2 + PEFT LoRA + TRANSFORMER_BASED_WRAP",
           fsdp(2, fsdp_auto_wrap_policy="TRANSFORMER_BASED_WRAP", fsdp_transformer_layer_cls_to_wrap="Block"), lora, stage=None),
         c("p2-v1-ac-nowrap", "v1 + AC + NO_WRAP", fsdp(1, fsdp_activation_checkpointing=True, fsdp_auto_wrap_policy="NO_WRAP"),

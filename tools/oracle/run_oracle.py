@@ -375,7 +375,7 @@ def _build_model(spec):
 
         cfg = LlamaConfig(vocab_size=128, hidden_size=HIDDEN, intermediate_size=64, num_hidden_layers=2,
                           num_attention_heads=4, num_key_value_heads=4, max_position_embeddings=64)
-        return LlamaForCausalLM(cfg)
+        return _adapt_model(LlamaForCausalLM(cfg), spec, ["q_proj", "v_proj"])
 
     class Block(nn.Module):
         def __init__(self, d):
@@ -404,6 +404,16 @@ def _build_model(spec):
             return {"loss": loss, "logits": out}
 
     model = TinyModel()
+    return _adapt_model(model, spec, ["fc1", "fc2"])
+
+
+def _adapt_model(model, spec, lora_targets):
+    """The model spec's dtype (`dtype: bfloat16`: the base cast before PEFT, whose adapters stay float32 by
+    default), frozen parameters and PEFT LoRA."""
+    import torch
+
+    if spec.get("dtype"):
+        model = model.to(getattr(torch, spec["dtype"]))
     if spec.get("freeze") == "partial":
         # frozen and trainable parameters inside one module: the input layer and every fc1 are frozen
         for name, p in model.named_parameters():
@@ -412,7 +422,7 @@ def _build_model(spec):
     if spec.get("lora"):
         from peft import LoraConfig, get_peft_model
 
-        model = get_peft_model(model, LoraConfig(r=4, lora_alpha=8, target_modules=["fc1", "fc2"]))
+        model = get_peft_model(model, LoraConfig(r=4, lora_alpha=8, target_modules=lora_targets))
     return model
 
 

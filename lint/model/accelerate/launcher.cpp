@@ -8,6 +8,7 @@
 #include "lint/model/axolotl/axolotl.hpp"
 #include "lint/model/collect.hpp"
 #include "lint/model/script.hpp"
+#include "lint/model/versions.hpp"
 
 namespace lint::model::accelerate {
 
@@ -156,6 +157,19 @@ void decide_fsdp(Launch& l, bool launcher_defaults) {
                                                                : std::string(k.plugin_default_note));
     }
     decide(l, k.canonical, std::move(fallback));
+  }
+  // accelerate before 1.6.0 has no FSDP2 and reads no fsdp_version (accelerate v1.5.2 has none anywhere in src/;
+  // v1.6.0 src/accelerate/utils/dataclasses.py reads FSDP_VERSION): whatever is written, FSDP1 runs.
+  if (target_versions().before("accelerate", Version{1, 6, 0}) && !l.assignments(keys::kFsdpVersion).empty()) {
+    const AssumedVersion& acc = target_versions().get("accelerate");
+    const Setting* forced =
+        l.add(default_setting(keys::kFsdpVersion, Value::of_int(1), SourceKind::LibraryDefault,
+                              "accelerate " + acc.display() + " (" + acc.origin + ") has FSDP1 only (fsdp_version from 1.6.0)"));
+    std::vector<const Setting*> ranked{forced};
+    for (const Setting* o : l.assignments(keys::kFsdpVersion)) {
+      if (o != forced) ranked.push_back(o);
+    }
+    l.decide(keys::kFsdpVersion, std::move(ranked), "accelerate before 1.6.0 reads no fsdp_version");
   }
   if (l.get(keys::kStateDictType)->decided_by == nullptr) {
     if (const auto v = l.fsdp_version()) {

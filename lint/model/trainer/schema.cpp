@@ -5,6 +5,8 @@
 #include <cctype>
 #include <string>
 
+#include "lint/model/versions.hpp"
+
 namespace lint::model::trainer {
 
 namespace {
@@ -118,8 +120,10 @@ const Value* fsdp_config_get(const Value& dict, std::string_view key) {
   return at ? &dict.fields[*at].value : nullptr;
 }
 
+bool trainer_fsdp_modelled() { return target_versions().at_least("transformers", Version{5, 10, 0}); }
+
 std::optional<int> fsdp_version(const Value* v) {
-  if (v == nullptr) return kDefaultFsdpVersion;
+  if (v == nullptr) return trainer_fsdp_modelled() ? std::optional<int>(kDefaultFsdpVersion) : std::nullopt;
   if (v->kind == ValueKind::Int && (v->integer == 1 || v->integer == 2)) return static_cast<int>(v->integer);
   if (v->kind == ValueKind::String && (v->text == "1" || v->text == "2")) return v->text[0] - '0';
   return std::nullopt;

@@ -50,8 +50,14 @@ std::optional<std::size_t> fsdp_config_pick(std::span<const std::string_view> wr
 /// The same over a Dict value (a dict literal, or a JSON file read as one): the value the Trainer uses for `key`.
 const Value* fsdp_config_get(const Value& dict, std::string_view key);
 
-/// The FSDP version the Trainer builds from the (picked) `version` value: 2 when absent (the 5.x default), 1 or 2
-/// as an int or digit string; nullopt otherwise (not statically known or invalid).
+/// True when the transformers version assumed (lint/model/versions.hpp) is one whose Trainer FSDP handling is
+/// modelled here: 5.10 and later (FSDP2 by default from 5.10: axolotl v0.18.0
+/// src/axolotl/utils/schemas/validation.py:1119-1121), read at 5.17.
+bool trainer_fsdp_modelled();
+
+/// The FSDP version the Trainer builds from the (picked) `version` value: 2 when absent (the default from 5.10;
+/// nullopt when an older transformers may be installed), 1 or 2 as an int or digit string; nullopt otherwise (not
+/// statically known or invalid).
 std::optional<int> fsdp_version(const Value* version);
 
 /// A key the Trainer always passes to its FSDP plugin, with the value it passes when `fsdp_config` omits it

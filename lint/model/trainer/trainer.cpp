@@ -7,8 +7,10 @@
 #include "lint/model/collect.hpp"
 #include "lint/model/resolve.hpp"
 #include "lint/model/trainer/schema.hpp"
+#include "lint/model/versions.hpp"
 
 namespace lint::model::trainer {
+
 
 /// TrainingArguments / TRL configs (transformers 5.17 `_process_fsdp_args`, training_args.py:2734-2896).
 /// One TrainingArguments-like call (a literal call in the script, or the script's command-line arguments turned
@@ -79,6 +81,16 @@ void collect_call(const Document& doc, const PyCall& c, Launch& l, const Documen
     if (!enabled) return;
     l.add(make_setting(keys::kFsdpEnabled, Value::of_bool(true, fsdp->region), fv, doc, fsdp->region,
                        Origin::TrainingArguments, spelled_base + "fsdp=)"));
+    // What follows is the Trainer of transformers 5.10 and later (FSDP2 by default from 5.10: axolotl v0.18.0
+    // src/axolotl/utils/schemas/validation.py:1119-1121), read at 5.17. An older transformers builds its plugin
+    // differently (FSDP1 by default, the `fsdp` words as sharding strategies): its plugin arguments stay unknown.
+    if (const AssumedVersion& tf = target_versions().get("transformers"); !trainer_fsdp_modelled()) {
+      l.add(make_setting(keys::kFsdpVersion, Value::unknown(fsdp->region), fv, doc, fsdp->region,
+                         Origin::TrainingArguments,
+                         spelled_base + "fsdp=) under transformers " + tf.display() + " (" + tf.origin +
+                             "): the Trainer's FSDP arguments are known from transformers 5.10"));
+      return;
+    }
     // fsdp_config: a dict literal (keys with `fsdp_` stripped) or a path to a JSON file (bound later).
     const PyArg* cfg = c.keyword("fsdp_config");
     const Value* cfg_dict = (cfg != nullptr && cfg->value.kind == ValueKind::Dict) ? &cfg->value : nullptr;
