@@ -12,6 +12,9 @@
 #include <cstdlib>
 #include <set>
 
+#include "lint/memory/allocator.hpp"
+#include "lint/memory/reserved.hpp"
+
 namespace lint::memory {
 
 namespace {
@@ -108,11 +111,19 @@ Estimate estimate(const Inputs& in) {
     b_t = (fsdp && !no_shard && in.mixed_precision) ? 4.0 : static_cast<double>(in.base_bytes);
   }
   double frozen_bytes = F * b_base;
-  if (in.training == Training::QLora) {
-    // 4-bit NF4 linear weights (0.5 B) plus blockwise absmax constants; embeddings and head stay 16-bit.
+  const bool qlora = in.training == Training::QLora;
+  // QLoRA (bitsandbytes Linear4bit, bitsandbytes/nn/modules.py Params4bit): the decoder's linear weights are packed
+  // two 4-bit values per byte (0.5 B per parameter, stored in `quant_storage`'s dtype, a parameter FSDP shards);
+  // the quantization state (one absmax per 64-value block: 1 B per block with double quantization plus an fp32
+  // constant per 256 blocks, else 4 B per block) is an attribute of the weight, not a parameter: every rank keeps all
+  // of it. The embeddings, the head and the norms stay in the loaded dtype, fp32 after prepare_model_for_kbit_training.
+  double quant_state = 0;
+  const double b_root = qlora && in.kbit_prep ? 4.0 : b_base;
+  if (qlora) {
     const double linear = P - root;
-    frozen_bytes = linear * 0.53 + root * b_base;
-    b_base = 0.53;
+    frozen_bytes = linear * 0.5 + root * b_root;
+    quant_state = linear * (in.double_quant ? 1.0 / 64 + 4.0 / (64 * 256) : 4.0 / 64);
+    b_base = 0.5;
   }
   double opt_b = 2 * b_t;   // AdamW: exp_avg + exp_avg_sq in the parameter's dtype
   double opt_temp_b = b_t;  // foreach AdamW: one parameter-sized temporary during the step
@@ -153,7 +164,7 @@ Estimate estimate(const Inputs& in) {
   const bool off_p = in.offload_params;
   const bool off_o = in.offload_optimizer || (fsdp && in.offload_params);
 
-  const double params_res = off_p ? 0 : (frozen_bytes + T * b_t) / np;
+  const double params_res = off_p ? quant_state : (frozen_bytes + T * b_t) / np + quant_state;
   const double opt_res = off_o ? 0 : T * opt_b / no;
   // Mixed units: the whole flat gradient, frozen members included, is produced and kept sharded.
   const double grads_all = off_o ? 0 : (T * grad_b + (mixed ? F * b_base : 0)) / ng;
@@ -167,7 +178,7 @@ Estimate estimate(const Inputs& in) {
   // Gathered (unsharded) parameters in the compute dtype.
   double gathered_p1 = 0, gathered_p2 = 0;
   // QLoRA gathers the packed 4-bit storage (dequantised per matmul), not 16-bit weights.
-  const double qlora_scale = in.training == Training::QLora ? 0.53 / b_c : 1.0;
+  const double qlora_scale = qlora ? 0.5 / b_c : 1.0;
   const double all_gathered = (P - root) * b_c * qlora_scale + root * b_c + (lora ? T * b_c : 0);
   const double units_in_flight = in.backward_prefetch == "BACKWARD_PRE" ? 2.0 : 1.0;
   if (fsdp && !no_shard) {
@@ -224,15 +235,35 @@ Estimate estimate(const Inputs& in) {
   }
   // LoRA dropout: each adapted module keeps its dropped-out input (compute dtype) and the mask (1 byte).
   if (lora && in.lora_dropout > 0) per_tok += 3.0 * static_cast<double>(lc.input_width_sum);
+  // prepare_model_for_kbit_training makes the embedding, the norms and so the residual stream fp32: each norm saves
+  // its fp32 input (8h), Linear4bit returns its input's dtype, so q/k/v and the MLP's I-wide tensors are fp32 until
+  // SDPA casts q/k/v to bf16 under autocast (4qd + 4kvd saved); the MLP saves gate, SiLU(gate) and up in fp32 (12I);
+  // bitsandbytes' MatMul4Bit saves no input (only the weight); each LoRA adapter saves its bf16 input (2 B per input
+  // width).
+  double stream_b = 2;
+  if (qlora && in.kbit_prep) {
+    per_tok = 8 * h + 4 * qd + 4 * kvd + 12 * I + 2.0 * static_cast<double>(lc.input_width_sum);
+    if (in.lora_dropout > 0) per_tok += 3.0 * static_cast<double>(lc.input_width_sum);
+    stream_b = 4;
+  }
   const double layer_act = per_tok * tokens;
-  const double acts_saved = in.checkpointing ? L * 2 * h * tokens : L * layer_act;
+  const double acts_saved = in.checkpointing ? L * stream_b * h * tokens : L * layer_act;
   const double recompute = in.checkpointing ? layer_act : 0;
   const double logits_bwd = 12 * tokens * V;  // bf16 logits upcast to fp32, log-softmax and its gradients
 
-  const double p1 = e.steady - retained + gathered_p1 + acts_saved + logits_bwd;
+  // QLoRA dequantizes a linear weight to bf16 for each matmul (forward and backward): one at a time. With an fp32
+  // head (prepare_model_for_kbit_training) autocast's bf16 copy of the head weight is kept for the head's backward.
+  double dequant = 0;
+  if (qlora) {
+    for (const std::string& n : g.linear_names())
+      if (const auto s = g.linear_shape(n))
+        dequant = std::max(dequant, 2.0 * static_cast<double>(s->first * s->second));
+  }
+  const double head_copy = qlora && in.kbit_prep ? V * h * b_c : 0;
+  const double p1 = e.steady - retained + gathered_p1 + acts_saved + logits_bwd + head_copy;
   // Backward through the layers: early, every saved activation and no gradient yet; late, the gradients of every
   // unit (sharded, or full for DDP) and the activations freed. The peak of the two.
-  const double p2_early = e.steady - retained + gathered_p2 + acts_saved + recompute + unit_grad + root_grad;
+  const double p2_early = e.steady - retained + gathered_p2 + acts_saved + recompute + unit_grad + root_grad + dequant;
   // Late in backward, units kept gathered since forward (SHARD_GRAD_OP) have been resharded one by one.
   const double gathered_late = keep_gathered ? root * b_c + units_in_flight * umax * b_c * qlora_scale : gathered_p2;
   const double p2_late = e.steady - retained + gathered_late + grads_all + recompute + unit_grad + root_grad;
@@ -257,7 +288,9 @@ Estimate estimate(const Inputs& in) {
                    {"ddp_buckets", ddp_bucket, ""},
                    {"gathered_units", gathered_p1, ""},
                    {"activations", acts_saved, in.checkpointing ? "layer inputs (checkpointing)" : "every layer"},
-                   {"logits", logits_bwd, "fp32 logits, log-softmax and its gradient"}};
+                   {"logits", logits_bwd + head_copy,
+                    head_copy > 0 ? "fp32 logits, log-softmax and its gradient; bf16 copy of the fp32 head"
+                                  : "fp32 logits, log-softmax and its gradient"}};
   } else {
     e.peak = p2;
     e.peak_phase = p2_early >= p2_late ? "backward through the decoder layers" : "end of backward";
@@ -265,18 +298,81 @@ Estimate estimate(const Inputs& in) {
         {"parameters", params_res, ""},
         {"optimizer_state", opt_res + tied_state, ""},
         {"ddp_buckets", ddp_bucket, ""},
-        {"gathered_units", p2_early >= p2_late ? gathered_p2 : gathered_late, ""},
+        {"gathered_units", p2_early >= p2_late ? gathered_p2 + dequant : gathered_late,
+         p2_early >= p2_late && dequant > 0 ? "includes one dequantized 4-bit weight" : ""},
         {"activations", act_term_p2, in.checkpointing ? "layer inputs + one recomputed layer" : "every layer"},
         {"gradients", p2_early >= p2_late ? 0 : grads_all, "every unit's, at the end of backward"},
         {"unit_gradients", unit_grad + root_grad, "unsharded gradients before reduce-scatter"}};
   }
   e.breakdown.erase(std::remove_if(e.breakdown.begin(), e.breakdown.end(), [](const Term& t) { return t.bytes <= 0; }),
                     e.breakdown.end());
-  // Allocator: the caching allocator rounds and keeps freed blocks; full fine-tunes under FSDP churn through
-  // fp32 / bf16 unit buffers of every layer (measured: docs/memory.md).
-  double overhead = 0.4 * kGiB + 0.04 * e.peak + 3 * tokens * V;
-  if (!lora && (fsdp || ds) && !no_shard && !keep_gathered) overhead += 8 * umax * b_t;
-  e.reserved = e.peak + overhead;
+  Moments mo;
+  mo.p1 = p1;
+  mo.p2 = std::max(p2_early, p2_late);
+  mo.p3 = p3;
+  if (in.strategy == Strategy::Fsdp1 && !no_shard && (!lora || mixed)) mo.sharded_grads = grads_all;
+  mo.p2_has_grads = p2_late > p2_early;
+  mo.unit_grad = unit_grad;
+  if (in.strategy == Strategy::Fsdp1 && !no_shard && !lora && b_t != b_c)
+    mo.mp_shards =
+        CachingAllocatorModel::segment_size(root * b_c / np) + 2 * CachingAllocatorModel::segment_size(umax * b_c / np);
+  mo.gathered_p1 = gathered_p1;
+  mo.gathered_p2 = p2_early >= p2_late ? gathered_p2 : gathered_late;
+  mo.logits = tokens * V;
+  mo.logit_bytes = b_c;
+  mo.unit = umax * b_c * qlora_scale;
+  mo.root = root * b_c;
+  mo.all_gathered = all_gathered;
+  mo.steady = e.steady;
+  mo.acts = acts_saved;
+  {
+    // Storage dtype of the frozen base (LoRA, PEFT's units) or of the trainable parameters (full fine-tune).
+    const double store = lora ? b_base : b_t;
+    const double store_root = lora ? b_root : b_t;
+    std::vector<double> layer_params, root_params;
+    std::set<std::string> seen;
+    double listed = 0;
+    for (const std::string& n : g.linear_names()) {
+      const auto shape = g.linear_shape(n);
+      if (!shape || !seen.insert(n).second) continue;
+      const double copies = g.experts > 0 && is(n, {"gate_proj", "up_proj", "down_proj", "w1", "w2", "w3"})
+                                ? static_cast<double>(g.experts)
+                                : 1.0;
+      const double numel = static_cast<double>(shape->first * shape->second);
+      layer_params.push_back(numel * copies * store);
+      listed += numel * copies;
+    }
+    if (umax > listed) layer_params.push_back((umax - listed) * (qlora ? b_root : store));  // norms, biases
+    const double emb = static_cast<double>(g.embedding_params());
+    const double head = static_cast<double>(g.head_params());
+    root_params = {emb * store_root};
+    if (head > 0) root_params.push_back(head * store_root);
+    if (root > emb + head) root_params.push_back((root - emb - head) * store_root);
+    const bool fsdp2_sharded = in.strategy == Strategy::Fsdp2 && N > 1;
+    if ((in.strategy == Strategy::Fsdp1 && !no_shard) || (fsdp2_sharded && qlora)) {
+      mo.layer_params = layer_params;
+      mo.root_params = root_params;
+      mo.wrap = in.strategy == Strategy::Fsdp1 ? Wrap::Fsdp1 : Wrap::Fsdp2;
+      mo.shard_div = np;
+      mo.layers = static_cast<int>(std::min<double>(L, 512));
+      mo.offload = off_p;
+      mo.resident = qlora;
+    } else if (qlora && in.kbit_prep) {
+      for (double b : root_params) mo.upcast_root.push_back(b / 2);  // 16-bit blocks, replaced by fp32
+    }
+  }
+  if (in.strategy == Strategy::Fsdp2 && N > 1) mo.gathered_compute = gathered_p1;
+  if (root_grad > 0) {
+    const double emb = static_cast<double>(g.embedding_params());
+    const double head = g.tied ? emb : static_cast<double>(g.head_params());
+    mo.root_grad_parts = {head * b_c};
+    if (!g.tied)
+      mo.root_grad_parts.push_back(emb * b_c);
+    else
+      mo.root_grad_parts.push_back(emb * b_c);  // the embedding's use of the shared weight
+  }
+  e.reserved = reserved_estimate(in, mo);
+  const double overhead = e.reserved - e.peak;
   e.breakdown.push_back({"allocator_overhead", overhead, "reserved, not allocated"});
   e.peak_low = e.peak_high = e.peak;
   return e;
@@ -338,6 +434,21 @@ std::optional<Inputs> central_inputs(const TrainingShape& s, std::vector<std::st
   if (in.strategy == Strategy::Fsdp1 && s.backward_prefetch.empty())
     note("FSDP1 backward prefetch: BACKWARD_PRE assumed");
   in.lora_dropout = s.lora_dropout.value.value_or(0.0);
+  if (in.training == Training::QLora) {
+    // TRL's SFTTrainer and axolotl call prepare_model_for_kbit_training for a 4-bit model unless it is sharded.
+    const bool sharded = in.strategy == Strategy::Fsdp1 || in.strategy == Strategy::Fsdp2 ||
+                         (in.strategy == Strategy::DeepSpeed && in.zero_stage >= 3);
+    in.kbit_prep = s.kbit_prep.value.value_or(!sharded);
+    if (!s.kbit_prep.known())
+      note(std::string("QLoRA: prepare_model_for_kbit_training ") +
+           (sharded ? "not run (sharded model) assumed" : "run (non-4-bit parameters upcast to fp32) assumed"));
+    in.double_quant = s.double_quant.value.value_or(true);
+    if (!s.double_quant.known()) note("QLoRA: bitsandbytes double quantization assumed");
+    if (sharded)
+      note(
+          "QLoRA: the quantized model is on the GPU before it is wrapped (bitsandbytes quantizes on the GPU); its "
+          "original blocks stay reserved");
+  }
   if (in.training != Training::Full && in.strategy == Strategy::Fsdp1) {
     const bool layer_wrap = s.wrap_policy == "TRANSFORMER_BASED_WRAP" || s.wrap_policy == "SIZE_BASED_WRAP";
     if (!s.peft_wrap_policy && layer_wrap && in.use_orig_params) {

@@ -38,6 +38,10 @@ struct Inputs {
   /// PEFT's policy): the frozen weights get gradients too.
   bool mixed_units = false;
   double lora_dropout = 0;
+  /// QLoRA: peft's prepare_model_for_kbit_training ran (every parameter that is not 4-bit becomes fp32).
+  bool kbit_prep = false;
+  /// QLoRA: bitsandbytes double quantization (8-bit absmax with fp32 second-level constants).
+  bool double_quant = true;
 };
 
 struct Term {

@@ -256,6 +256,10 @@ struct Reader {
       } else if (c.name == "BitsAndBytesConfig") {
         if (const model::PyArg* a = c.keyword("load_in_4bit"); a && model::truth_of(a->value).value_or(false))
           shape.training.set(Training::QLora, site_of(doc, a->region, "load_in_4bit="));
+        // transformers' BitsAndBytesConfig defaults bnb_4bit_use_double_quant to False.
+        const model::PyArg* dq = c.keyword("bnb_4bit_use_double_quant");
+        shape.double_quant.set(dq ? model::truth_of(dq->value).value_or(false) : false,
+                               site_of(doc, dq ? dq->region : c.callee_region, "bnb_4bit_use_double_quant"));
       } else if (c.name == "LoraConfig") {
         if (shape.training.value != Training::QLora)
           shape.training.set(Training::Lora, site_of(doc, c.callee_region, "LoraConfig("));
@@ -301,6 +305,8 @@ struct Reader {
                  c.name == "PagedAdamW") {
         const Optimizer o = optimizer_named(c.name);
         if (o != Optimizer::Unknown) shape.optimizer.set(o, site_of(doc, c.callee_region, c.name + "("));
+      } else if (c.name == "prepare_model_for_kbit_training") {
+        shape.kbit_prep.set(true, site_of(doc, c.callee_region, "prepare_model_for_kbit_training("));
       } else if (c.name == "get_peft_model" && !shape.training.known()) {
         shape.training.set(Training::Lora, site_of(doc, c.callee_region, "get_peft_model("));
       }

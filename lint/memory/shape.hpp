@@ -42,6 +42,8 @@ struct TrainingShape {
   Read<std::int64_t> lora_r;
   Read<std::vector<std::string>> lora_targets;  ///< module names; {"all-linear"} for every linear layer
   Read<double> lora_dropout;
+  Read<bool> kbit_prep;               ///< peft's prepare_model_for_kbit_training is called (QLoRA)
+  Read<bool> double_quant;            ///< bitsandbytes `bnb_4bit_use_double_quant`
   bool peft_wrap_policy = false;      ///< PEFT's fsdp_auto_wrap_policy is installed (by the script or the Trainer)
   Read<int> base_bytes;               ///< storage bytes of the loaded weights (2 bf16/fp16, 4 fp32)
   Read<std::string> mixed_precision;  ///< bf16, fp16, no

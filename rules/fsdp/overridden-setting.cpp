@@ -65,6 +65,12 @@ class OverriddenSetting final : public rule::Rule {
         if (key == model::keys::kAutoWrapPolicy && winner.written.kind == model::ValueKind::Object &&
             winner.written.text.ends_with("fsdp_auto_wrap_policy"))
           continue;
+        // `mixed_precision: 'no'` in an accelerate config with the Trainer's `bf16=True` / `fp16=True`: the config
+        // states no precision of its own and the Trainer's flag is how the recipe chooses one (peft's QLoRA + FSDP
+        // example); the launch does what the script says.
+        if (key == model::keys::kMixedPrecision && loser->value.kind == model::ValueKind::String &&
+            loser->value.text == "no" && model::source_kind_of(winner) == model::SourceKind::TrainerArgument)
+          continue;
         // An explicit `accelerate launch` flag over the config file is the documented way to override it
         // (intended); a paradigm flag turning FSDP off is FSDP015's business.
         if (winner.origin == Origin::LaunchFlag && loser->origin == Origin::ConfigFile) continue;

@@ -4,7 +4,8 @@ DeepSpeed ZeRO estimators computed with their published formulas on the same con
 
 Inputs: docs/memory/measurements.jsonl (tools/memory/measure.py) and docs/memory/estimates.csv (written by
 `LAUNCHLINT_MEMORY_CSV=docs/memory/estimates.csv build/tests/launchlint_tests "estimates agree*"`).
-Outputs: docs/memory/estimate_vs_measured.png, docs/memory/estimators_7b_lora.png, docs/memory/comparison.md.
+Outputs: docs/memory/estimate_vs_measured.png, docs/memory/reserved_vs_measured.png, docs/memory/estimators_7b_lora.png,
+docs/memory/comparison.md.
 
 Other estimators (formulas as in their code):
 - accelerate 1.15 `accelerate estimate-memory` (src/accelerate/commands/estimate.py, estimate_training_usage):
@@ -44,9 +45,16 @@ def main():
         c = r["cfg"]
         p = float(row["params"])
         n = max(1, int(row["world_size"]))
+        # accelerate estimate-memory for the loaded dtype (int4 for QLoRA): 4x the model's bytes.
+        dtype_bytes = 0.5 if c.get("quant") else 2.0
+        reliable = row["reserved_reliable"] == "1"
         pts.append(dict(name=row["name"], cfg=c, measured=float(row["measured_peak"]) / GiB,
                         launchlint=float(row["estimated_peak"]) / GiB,
-                        accelerate=4 * p / GiB,
+                        res_measured=float(row["measured_reserved"]) / GiB,
+                        res_max=(r.get("reserved_bytes_max") or r["reserved_bytes"]) / GiB,
+                        res_launchlint=float(row["estimated_reserved"]) / GiB,
+                        res_checked=reliable or "reserved_bytes_max" in r, res_reliable=reliable,
+                        accelerate=2 * dtype_bytes * p / GiB,
                         zero2=(2 * p + 18 * p / n) / GiB,
                         zero3=(4 * VOCAB_HIDDEN[c["model"]] + 18 * p / n) / GiB))
 
@@ -55,10 +63,14 @@ def main():
     lim = max(max(q["measured"], q["launchlint"]) for q in pts) * 1.1
     ax.plot([0, lim], [0, lim], color="black", lw=0.8)
     ax.fill_between([0, lim], [0, lim * 0.9], [0, lim * 1.1], color="green", alpha=0.12, label="±10%")
-    for train, marker in (("lora", "o"), ("full", "s")):
-        sel = [q for q in pts if q["cfg"]["train"] == train]
+    def kind(q):
+        return "qlora" if q["cfg"].get("quant") else q["cfg"]["train"]
+
+    kinds = (("lora", "o", "LoRA"), ("qlora", "^", "QLoRA"), ("full", "s", "full fine-tune"))
+    for k, marker, label in kinds:
+        sel = [q for q in pts if kind(q) == k]
         ax.scatter([q["measured"] for q in sel], [q["launchlint"] for q in sel], marker=marker, s=18,
-                   label=f"launchlint, {'LoRA' if train == 'lora' else 'full fine-tune'} ({len(sel)})")
+                   label=f"launchlint, {label} ({len(sel)})")
     ax.set_xlabel("measured peak allocated per GPU (GiB)")
     ax.set_ylabel("estimated peak (GiB)")
     ax.set_xlim(0, lim)
@@ -67,6 +79,28 @@ def main():
     ax.legend(loc="upper left")
     fig.tight_layout()
     fig.savefig(os.path.join(DOCS, "estimate_vs_measured.png"), dpi=110)
+
+    # 1b. Reserved (caching allocator) vs measured: single values and intervals (tools/memory/import_results.py).
+    chk = [q for q in pts if q["res_checked"]]
+    fig, ax = plt.subplots(figsize=(6.5, 6))
+    lim = max(max(q["res_max"], q["res_launchlint"]) for q in chk) * 1.1
+    ax.plot([0, lim], [0, lim], color="black", lw=0.8)
+    ax.fill_between([0, lim], [0, lim * 0.85], [0, lim * 1.15], color="green", alpha=0.12, label="±15%")
+    for k, marker, label in kinds:
+        sel = [q for q in chk if kind(q) == k]
+        ax.scatter([q["res_measured"] for q in sel], [q["res_launchlint"] for q in sel], marker=marker, s=18,
+                   label=f"{label} ({len(sel)})")
+        for q in sel:
+            if q["res_max"] > q["res_measured"] * 1.001:
+                ax.plot([q["res_measured"], q["res_max"]], [q["res_launchlint"]] * 2, color="gray", lw=0.8)
+    ax.set_xlabel("measured peak reserved per GPU (GiB; a segment: measured between)")
+    ax.set_ylabel("estimated peak reserved (GiB)")
+    ax.set_xlim(0, lim)
+    ax.set_ylim(0, lim)
+    ax.set_title(f"Reserved memory: estimate vs measurement ({len(chk)} configurations)")
+    ax.legend(loc="upper left")
+    fig.tight_layout()
+    fig.savefig(os.path.join(DOCS, "reserved_vs_measured.png"), dpi=110)
 
     # 2. The 7B LoRA table: every estimator on the same six configurations.
     names = ["l2-7b_lora_ddp_ac0", "l2-7b_lora_sgo_ac0", "l2-7b_lora_fs_ac0", "l2-7b_lora_ddp_ac1",
@@ -89,12 +123,21 @@ def main():
 
     # 3. A table of all configurations.
     with open(os.path.join(DOCS, "comparison.md"), "w") as f:
-        f.write("| configuration | measured | launchlint | error | accelerate estimate-memory | DeepSpeed ZeRO-2 | DeepSpeed ZeRO-3 |\n")
-        f.write("|---|---|---|---|---|---|---|\n")
+        f.write("Peak allocated and peak reserved per GPU, GiB. Reserved: `-` where the measurement is not usable (runs 1"
+                " and 3 before the allocator state was recorded), `a-b` where it lies between a and b (run 4).\n\n")
+        f.write("| configuration | measured | launchlint | error | reserved measured | reserved launchlint |"
+                " accelerate estimate-memory | DeepSpeed ZeRO-2 | DeepSpeed ZeRO-3 |\n")
+        f.write("|---|---|---|---|---|---|---|---|---|\n")
         for q in sorted(pts, key=lambda q: q["name"]):
             err = (q["launchlint"] / q["measured"] - 1) * 100
-            f.write(f"| {q['name']} | {q['measured']:.2f} | {q['launchlint']:.2f} | {err:+.1f}% | {q['accelerate']:.1f} |"
-                    f" {q['zero2']:.1f} | {q['zero3']:.1f} |\n")
+            if not q["res_checked"]:
+                res = "-"
+            elif q["res_reliable"]:
+                res = f"{q['res_measured']:.2f}"
+            else:
+                res = f"{q['res_measured']:.2f}-{q['res_max']:.2f}"
+            f.write(f"| {q['name']} | {q['measured']:.2f} | {q['launchlint']:.2f} | {err:+.1f}% | {res} |"
+                    f" {q['res_launchlint']:.2f} | {q['accelerate']:.1f} | {q['zero2']:.1f} | {q['zero3']:.1f} |\n")
     errs = sorted(abs(q["launchlint"] / q["measured"] - 1) for q in pts)
     print(f"{len(pts)} configurations: median |error| {errs[len(errs) // 2] * 100:.1f}%, max {errs[-1] * 100:.1f}%")
     for key in ("accelerate", "zero2", "zero3"):

@@ -71,6 +71,7 @@ struct Measured {
   std::string name;
   lint::memory::Inputs in;
   double peak = 0, reserved = 0;
+  double reserved_max = 0;  ///< upper end of the measured interval (0: a single value)
   bool reserved_reliable = false;
 };
 
@@ -104,13 +105,19 @@ std::vector<Measured> load_measurements() {
     m.peak = doc.root.find("peak_bytes")->number;
     m.reserved = doc.root.find("reserved_bytes")->number;
     m.reserved_reliable = doc.root.find("reserved_reliable")->boolean;
+    if (const auto* mx = doc.root.find("reserved_bytes_max")) m.reserved_max = mx->number;
     auto& x = m.in;
     x.geometry = *find_geometry(ids.at(str(*cfg, "model")));
-    // The harness built models on the meta device and materialised them with `to_empty`, which re-creates a
-    // shared parameter once per use: the tied models were measured with an untied head (docs/memory.md).
-    x.geometry.tied = false;
+    // Runs 1 and 3 built models on the meta device and materialised them with `to_empty`, which re-creates a shared
+    // parameter once per use: their tied models ran with an untied head. Run 4 re-measured them tied (`_tied`).
+    const std::int64_t run = num(doc.root, "run", 0);
+    if (run == 1 || run == 3) x.geometry.tied = false;
     const std::string train = str(*cfg, "train");
-    x.training = train == "full" ? lint::memory::Training::Full : lint::memory::Training::Lora;
+    x.training = train == "full"      ? lint::memory::Training::Full
+                 : cfg->find("quant") ? lint::memory::Training::QLora
+                                      : lint::memory::Training::Lora;
+    x.kbit_prep = num(*cfg, "kbit_prep", 0) != 0;
+    x.double_quant = true;  // measure.py quantizes with compress_statistics=True
     x.lora_r = num(*cfg, "r", 16);
     x.lora_targets = {"q_proj", "k_proj", "v_proj", "o_proj"};
     if (const auto* t = cfg->find("targets")) {
@@ -145,11 +152,8 @@ std::vector<Measured> load_measurements() {
 TEST_CASE("estimates agree with the measured peaks (docs/memory/measurements.jsonl)", "[memory]") {
   const auto ms = load_measurements();
   REQUIRE(ms.size() >= 60);
-  // Configurations outside the target band, listed with their measured error (docs/memory.md, "Accuracy").
-  const std::map<std::string, double> peak_exceptions = {};
-  const std::map<std::string, double> reserved_exceptions = {
-      {"q15_full_f2f_ac1", 0.17}, {"q05_full_ddp_ac1", 0.17}, {"l3b_lora_fsoff_ac1", 0.18}};
   std::vector<double> errs, rerrs;
+  int intervals = 0;
   // LAUNCHLINT_MEMORY_CSV=path writes the estimates next to the measurements (tools/memory/plot.py reads it).
   std::ofstream csv;
   if (const char* p = std::getenv("LAUNCHLINT_MEMORY_CSV")) {
@@ -167,15 +171,21 @@ TEST_CASE("estimates agree with the measured peaks (docs/memory/measurements.jso
     errs.push_back(std::abs(err));
     INFO(m.name << ": estimate " << e.peak / 1073741824.0 << " GiB, measured " << m.peak / 1073741824.0
                 << " GiB, error " << err * 100 << "%");
-    const auto pe = peak_exceptions.find(m.name);
-    CHECK(std::abs(err) <= (pe != peak_exceptions.end() ? pe->second : 0.10));
+    CHECK(std::abs(err) <= 0.10);
     if (m.reserved_reliable) {
       const double rerr = e.reserved / m.reserved - 1.0;
       INFO("reserved: estimate " << e.reserved / 1073741824.0 << " GiB, measured " << m.reserved / 1073741824.0
                                  << " GiB, error " << rerr * 100 << "%");
-      const auto re = reserved_exceptions.find(m.name);
-      CHECK(std::abs(rerr) <= (re != reserved_exceptions.end() ? re->second : 0.15));
+      CHECK(std::abs(rerr) <= 0.15);
       rerrs.push_back(std::abs(rerr));
+    } else if (m.reserved_max > 0) {
+      // Measured after an earlier configuration left tensors alive: the configuration's own reserved peak lies
+      // between `reserved_bytes` and `reserved_bytes_max` (tools/memory/import_results.py).
+      INFO("reserved: estimate " << e.reserved / 1073741824.0 << " GiB, measured between " << m.reserved / 1073741824.0
+                                 << " and " << m.reserved_max / 1073741824.0 << " GiB");
+      CHECK(e.reserved >= 0.85 * m.reserved);
+      CHECK(e.reserved <= 1.15 * m.reserved_max);
+      ++intervals;
     }
   }
   std::sort(errs.begin(), errs.end());
@@ -183,5 +193,6 @@ TEST_CASE("estimates agree with the measured peaks (docs/memory/measurements.jso
   // Printed with `-s`: the summary docs/memory.md quotes.
   WARN("peak: " << errs.size() << " configurations, median |error| " << errs[errs.size() / 2] * 100 << "%, max "
                 << errs.back() * 100 << "%; reserved: " << rerrs.size() << " configurations, median "
-                << rerrs[rerrs.size() / 2] * 100 << "%, max " << rerrs.back() * 100 << "%");
+                << rerrs[rerrs.size() / 2] * 100 << "%, max " << rerrs.back() * 100 << "%; " << intervals
+                << " reserved intervals");
 }

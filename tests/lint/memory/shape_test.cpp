@@ -173,3 +173,69 @@ TEST_CASE("a local model folder's config.json gives the geometry", "[memory]") {
   CHECK(s.geometry->source.ends_with("config.json"));
   fs::remove_all(dir);
 }
+
+namespace {
+
+TrainingShape shape_of_script(const std::string& folder, const std::string& script) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / folder;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "train.py") << script;
+  lint::driver::RunOptions opts;
+  opts.paths = {dir.generic_string()};
+  opts.selection.select = std::vector<std::string>{"LL001"};
+  opts.jobs = 1;
+  const auto result = lint::driver::run(lint::rules::rule_table(), opts);
+  TrainingShape s;
+  if (!result.launches.empty()) s = lint::memory::read_training_shape(result.launches.front());
+  fs::remove_all(dir);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("QLoRA: BitsAndBytesConfig, prepare_model_for_kbit_training and their memory terms", "[memory]") {
+  const std::string head =
+      "import torch\n"
+      "from transformers import AutoModelForCausalLM, BitsAndBytesConfig, Trainer, TrainingArguments\n"
+      "from peft import LoraConfig, get_peft_model, prepare_model_for_kbit_training\n"
+      "bnb = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type=\"nf4\", bnb_4bit_use_double_quant=True)\n"
+      "model = AutoModelForCausalLM.from_pretrained(\"meta-llama/Llama-3.1-8B\", quantization_config=bnb)\n";
+  const std::string tail =
+      "model = get_peft_model(model, LoraConfig(r=16, target_modules=[\"q_proj\", \"v_proj\"]))\n"
+      "args = TrainingArguments(output_dir=\"out\", per_device_train_batch_size=1, bf16=True)\n"
+      "Trainer(model=model, args=args).train()\n";
+  const auto prepped =
+      shape_of_script("launchlint_memory_qlora_prep", head + "model = prepare_model_for_kbit_training(model)\n" + tail);
+  REQUIRE(prepped.geometry);
+  CHECK(prepped.training.value == Training::QLora);
+  CHECK(prepped.kbit_prep.value == true);
+  CHECK(prepped.double_quant.value == true);
+  const auto plain = shape_of_script("launchlint_memory_qlora_plain", head + tail);
+  CHECK(plain.training.value == Training::QLora);
+  CHECK_FALSE(plain.kbit_prep.known());
+
+  auto in = lint::memory::central_inputs(prepped);
+  REQUIRE(in);
+  CHECK(in->kbit_prep);
+  in->strategy = Strategy::Single;
+  in->world_size = 1;
+  in->seq_len = 2048;
+  const auto with_prep = lint::memory::estimate(*in);
+  in->kbit_prep = false;
+  const auto without = lint::memory::estimate(*in);
+  const double gib = 1024.0 * 1024.0 * 1024.0;
+  auto term = [](const lint::memory::Estimate& e, const std::string& name) {
+    for (const auto& t : e.breakdown)
+      if (t.name == name) return t.bytes;
+    return 0.0;
+  };
+  // Llama-3.1-8B: 6.98B linear weights at 0.5 B + 1/64 B (double-quantized absmax), 1.05B embedding and head
+  // parameters at 2 B, fp32 (4 B) after prepare_model_for_kbit_training.
+  CHECK(term(without, "parameters") / gib == Approx(5.33).epsilon(0.03));
+  CHECK(term(with_prep, "parameters") / gib == Approx(7.29).epsilon(0.03));
+  // The fp32 residual stream: more activations, and a bf16 copy of the fp32 head for its backward.
+  CHECK(with_prep.peak > without.peak + 1.0 * gib);
+  CHECK(with_prep.reserved >= with_prep.peak);
+}

@@ -1,0 +1,44 @@
+// Peak reserved memory of a training step: PyTorch's caching allocator per CUDA stream (docs/memory.md, "Reserved
+// memory").
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "lint/memory/estimate.hpp"
+
+namespace lint::memory {
+
+enum class Wrap : std::uint8_t { None, Fsdp1, Fsdp2 };
+
+/// What the reserved estimate needs from the allocated one.
+struct Moments {
+  double p1 = 0, p2 = 0, p3 = 0;                ///< allocated at the three moments
+  double gathered_p1 = 0, gathered_p2 = 0;      ///< of which gathered (unsharded) parameters
+  double logits = 0;                            ///< logit elements (tokens x vocabulary)
+  double logit_bytes = 2;                       ///< dtype of the head's output
+  double unit = 0, root = 0, all_gathered = 0;  ///< compute-dtype bytes of the largest layer unit, root unit, model
+  double steady = 0;
+  double acts = 0;  ///< saved activations at the start of backward
+  /// FSDP1 wrapping: each unit's parameters are materialised, flattened into one FlatParameter and sharded (bytes
+  /// of each parameter of the largest decoder layer and of the root unit, storage dtype); empty when not FSDP1.
+  std::vector<double> layer_params, root_params;
+  double shard_div = 1;
+  int layers = 0;
+  bool offload = false;
+  Wrap wrap = Wrap::None;
+  bool resident = false;            ///< the model is on the GPU before wrapping
+  std::vector<double> upcast_root;  ///< 16-bit parameters prepare_model_for_kbit_training makes fp32 (bytes)
+  double gathered_compute = 0;      ///< parameters gathered onto the compute stream at the start of backward
+  double sharded_grads = 0;         ///< FSDP1 full fine-tune: every unit's sharded gradient (parameter dtype)
+  bool p2_has_grads = false;
+  double unit_grad = 0;  ///< unsharded gradient of the largest unit in backward (full fine-tune)
+  double mp_shards = 0;  ///< FSDP1 mixed precision: low-precision copies of the shards in flight  ///< the backward
+                         ///< moment is the end of backward (gradients complete)
+  std::vector<double> root_grad_parts;  ///< FSDP1 full fine-tune: the root unit's gradients (head first), bytes
+};
+
+/// Peak reserved bytes per rank for the inputs `in` whose allocated moments are `m`.
+double reserved_estimate(const Inputs& in, const Moments& m);
+
+}  // namespace lint::memory
