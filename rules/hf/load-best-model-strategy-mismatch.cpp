@@ -1,6 +1,6 @@
 // HF011: `load_best_model_at_end=True` with evaluation and save strategies that differ, or with `save_steps` not a
 // round multiple of `eval_steps` when both run per step: TrainingArguments.__post_init__ raises ValueError, so the
-// script stops when it builds its arguments (transformers v5.17.0 src/transformers/training_args.py).
+// script stops when it builds its arguments (transformers v5.17.0 src/transformers/training_args.py:1716-1741).
 #include <cmath>
 #include <optional>
 #include <string>
