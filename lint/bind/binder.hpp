@@ -24,7 +24,8 @@ class DocumentSet {
   DocumentSet(std::vector<std::unique_ptr<model::Document>>& documents, Loader load);
 
   /// The first candidate that is a document of the run, else the first that is a regular file on disk (loaded and
-  /// added to the run); nullptr when none is, or when the file could not be read.
+  /// added to the run); nullptr when none is, or when the file could not be read. A Python file of the run that
+  /// the pre-filter left unparsed is parsed now (through the loader).
   const model::Document* find_or_load(const std::vector<std::string>& candidates);
   [[nodiscard]] std::vector<std::unique_ptr<model::Document>>& documents() { return documents_; }
 

@@ -34,8 +34,10 @@ DocKind classify_config(const parse::ConfigDocument& doc, parse::Format format) 
 }
 
 bool python_may_matter(std::string_view text) {
-  // `ArgumentParser`: a launched script's own command line matters (LCH007: options a launcher appends).
-  static constexpr std::array<std::string_view, 18> kNeedles = {"FullyShardedDataParallel",
+  // A script that no needle matches but that a launch runs is still read: the binder parses it when it binds it
+  // (bind::DocumentSet::find_or_load), so its own command line (LCH007) is seen without reading every argparse
+  // script of a repository.
+  static constexpr std::array<std::string_view, 17> kNeedles = {"FullyShardedDataParallel",
                                                                 "fully_shard",
                                                                 "TrainingArguments",
                                                                 "Accelerator",
@@ -51,8 +53,7 @@ bool python_may_matter(std::string_view text) {
                                                                 "HfArgumentParser",
                                                                 "load_in_",
                                                                 "device_map",
-                                                                "unsloth",
-                                                                "ArgumentParser"};
+                                                                "unsloth"};
   for (std::string_view n : kNeedles) {
     if (text.find(n) != std::string_view::npos) return true;
   }

@@ -603,16 +603,32 @@ class Extractor {
     return f;
   }
 
+  /// Subtrees that hold nothing visit() looks at, so the walk does not enter them (moving the cursor is most of
+  /// the walk's cost): a string without replacement fields (no `f`/`t` prefix), a comment, and an import (on_import
+  /// reads its children itself).
+  [[nodiscard]] bool opaque(TSNode n, TSSymbol s) const {
+    if (s == g_.comment || s == g_.import_statement || s == g_.import_from_statement) return true;
+    if (s != g_.string) return false;
+    for (const char c : text(n)) {
+      if (c == '"' || c == '\'') return true;  // the prefix ended without `f` or `t`
+      const char lower = static_cast<char>(c | 0x20);
+      if (lower == 'f' || lower == 't') return false;
+    }
+    return false;
+  }
+
   void walk(TSNode root) {
     Cursor c(root);
     std::vector<Frame> path;
     path.push_back(frame_for(root, nullptr, 0));
     visit(root, path.back());
+    bool descend = true;
     for (;;) {
-      if (ts_tree_cursor_goto_first_child(c.get())) {
+      if (descend && ts_tree_cursor_goto_first_child(c.get())) {
         const TSNode n = ts_tree_cursor_current_node(c.get());
         path.push_back(frame_for(n, &path.back(), body_field_if_needed(path.back(), c.get())));
         visit(n, path.back());
+        descend = !opaque(n, path.back().symbol);
         continue;
       }
       for (;;) {
@@ -621,6 +637,7 @@ class Extractor {
           const TSNode n = ts_tree_cursor_current_node(c.get());
           path.push_back(frame_for(n, &path.back(), body_field_if_needed(path.back(), c.get())));
           visit(n, path.back());
+          descend = !opaque(n, path.back().symbol);
           break;
         }
         if (!ts_tree_cursor_goto_parent(c.get())) return;

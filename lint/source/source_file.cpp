@@ -1,6 +1,7 @@
 #include "lint/source/source_file.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 namespace lint::source {
 
@@ -63,27 +64,39 @@ bool is_valid_utf8(std::string_view text, std::size_t* first_bad) {
 }
 
 SourceFile::SourceFile(std::string path, std::string text) : path_(std::move(path)), text_(std::move(text)) {
+  // Every input file gets one: two linear passes that memchr and a count per checkpoint, not a loop per byte.
   line_starts_.push_back(0);
   const std::size_t n = text_.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    const char c = text_[i];
-    if (c == '\n') {
-      line_starts_.push_back(i + 1);
-    } else if (c == '\r') {
-      if (i + 1 < n && text_[i + 1] == '\n') ++i;
-      line_starts_.push_back(i + 1);
+  const char* const data = text_.data();
+  if (std::memchr(data, '\r', n) == nullptr) {
+    for (const char* p = data; (p = static_cast<const char*>(std::memchr(p, '\n', n - (p - data)))) != nullptr; ++p)
+      line_starts_.push_back(static_cast<std::size_t>(p - data) + 1);
+  } else {
+    for (std::size_t i = 0; i < n; ++i) {
+      const char c = text_[i];
+      if (c == '\n') {
+        line_starts_.push_back(i + 1);
+      } else if (c == '\r') {
+        if (i + 1 < n && text_[i + 1] == '\n') ++i;
+        line_starts_.push_back(i + 1);
+      }
     }
   }
+  // The column at byte k * kBlock: code points from its line's start (the last line start at or before it).
   block_columns_.reserve(n / kBlock + 1);
   std::size_t line = 0;
+  std::size_t previous = 0;
   std::uint32_t column = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    while (line + 1 < line_starts_.size() && line_starts_[line + 1] <= i) {
-      ++line;
-      column = 0;
+  for (std::size_t b = 0; b < n; b += kBlock) {
+    while (line + 1 < line_starts_.size() && line_starts_[line + 1] <= b) ++line;
+    const std::size_t start = line_starts_[line];
+    if (b > 0 && start <= previous) {
+      column += count_code_points(std::string_view(data + previous, b - previous));
+    } else {
+      column = count_code_points(std::string_view(data + start, b - start));
     }
-    if (i % kBlock == 0) block_columns_.push_back(column);
-    if (!is_continuation(static_cast<unsigned char>(text_[i]))) ++column;
+    block_columns_.push_back(column);
+    previous = b;
   }
 }
 

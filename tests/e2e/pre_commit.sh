@@ -12,10 +12,9 @@ trap 'rm -rf "$tmp"' EXIT
 export PRE_COMMIT_HOME="$tmp/cache" LAUNCHLINT_WHEEL_BINARY="$bin" PIP_NO_INDEX=1
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
 fail=0
-# pre-commit reads the hooks from a git repository: a snapshot of this working tree (tracked and new files).
+# pre-commit reads the hooks from a git repository: a snapshot of this working tree (tracked and new files), one
+# tar reading the list (xargs would split a long list into several archives, and the reading tar stops at the first).
 mkdir "$tmp/hooks"
-# One tar reading the names from standard input: with xargs a long file list would be split over several tar
-# archives, and the extracting tar stops at the first one's end.
 (cd "$repo" && git ls-files -co --exclude-standard -z | tar --null -T - -cf - 2>/dev/null) | tar -xf - -C "$tmp/hooks"
 (cd "$tmp/hooks" && git init -q && git add -A && git commit -qm hooks)
 hook() { (cd "$tmp/project" && pre-commit try-repo "$tmp/hooks" launchlint "$@" 2>&1); }
