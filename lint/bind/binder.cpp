@@ -1,9 +1,15 @@
 #include "lint/bind/binder.hpp"
 
+#include <algorithm>
 #include <filesystem>
+#include <optional>
+#include <set>
 
 #include "lint/bind/ci_workflow.hpp"
 #include "lint/bind/file_refs.hpp"
+#include "lint/config/project_root.hpp"
+#include "lint/model/classify.hpp"
+#include "lint/parse/readers.hpp"
 #include "lint/source/access_log.hpp"
 
 namespace lint::bind {
@@ -61,6 +67,130 @@ std::deque<CommandSite> collect_commands(DocumentSet& docs, const std::vector<De
   return out;
 }
 
+namespace {
+
+namespace fs = std::filesystem;
+
+/// How far a thin entry point is followed: import levels, and files looked at in all.
+constexpr int kImportLevels = 3;
+constexpr std::size_t kImportFiles = 32;
+
+/// The modules a Python file imports and calls into (`from src.train import main` with `main()` called), read with
+/// the Python parser; never executed. Imports the file does not call are not followed.
+std::vector<std::string> imported_modules(const model::Document& d) {
+  std::optional<model::PythonFacts> parsed;
+  if (!d.python) {
+    const parse::PythonTree tree = parse::PythonTree::parse(*d.source);
+    parsed = model::extract_python_facts(*d.source, tree);
+  }
+  const model::PythonFacts& py = d.python ? *d.python : *parsed;
+  std::vector<std::string> out;
+  for (const auto& [local, qualified] : py.imports) {
+    if (qualified.empty() || std::find(out.begin(), out.end(), qualified) != out.end()) continue;
+    const bool called = std::any_of(py.calls.begin(), py.calls.end(), [&q = qualified](const model::PyCall& c) {
+      return c.callee == q || c.callee.starts_with(q + ".");
+    });
+    if (called) out.push_back(qualified);
+  }
+  return out;
+}
+
+/// The files a module `a.b.c` (or the name `c` imported from module `a.b`) can be, under each base folder.
+std::vector<std::string> module_candidates(const std::string& qualified, const std::vector<std::string>& bases) {
+  std::vector<std::string> parts;
+  std::size_t pos = 0;
+  while (pos <= qualified.size()) {
+    std::size_t dot = qualified.find('.', pos);
+    if (dot == std::string::npos) dot = qualified.size();
+    parts.push_back(qualified.substr(pos, dot - pos));
+    pos = dot + 1;
+  }
+  std::vector<std::string> out;
+  for (const std::string& base : bases) {
+    for (std::size_t k = parts.size(); k >= 1; --k) {
+      fs::path rel;
+      for (std::size_t i = 0; i < k; ++i) rel /= parts[i];
+      for (const fs::path& f : {fs::path(rel.string() + ".py"), rel / "__init__.py"}) {
+        // Spelled as the run's documents are (the base as given), and as the binder shows project roots.
+        const fs::path full = (fs::path(base) / f).lexically_normal();
+        for (std::string c : {full.generic_string(), config::shown_path(full.generic_string())}) {
+          if (!c.empty() && c != "." && std::find(out.begin(), out.end(), c) == out.end()) out.push_back(std::move(c));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/// Whether a module builds the training itself: the Trainer or its arguments, an Accelerator, FSDP, DeepSpeed,
+/// Lightning's Trainer or an argument parser for them. A module that only mentions them (callbacks, utilities) is
+/// not the entry point.
+bool builds_training(const model::PythonFacts& py) {
+  for (const model::PyCall& c : py.calls) {
+    const std::string& n = c.name;
+    if (n == "TrainingArguments" || n == "Seq2SeqTrainingArguments" || n.ends_with("Trainer") ||
+        (n.ends_with("Config") && c.callee.starts_with("trl.")) || n == "Accelerator" || n == "HfArgumentParser" ||
+        n == "TrlParser" || n == "fully_shard" || n == "FullyShardedDataParallel" || n == "FSDPStrategy" ||
+        n == "DeepSpeedStrategy" || (n == "initialize" && c.callee.starts_with("deepspeed")))
+      return true;
+  }
+  return false;
+}
+
+bool is_python_path(const std::string& p) {
+  return p.ends_with(".py");
+}
+
+/// A launched script that only imports and calls the real entry point (`from src.train import main; main()`): the
+/// module of the same project that holds the training code, found by following the script's imports inside the
+/// project (the loader reads nothing outside it) for a bounded number of levels. nullptr when none is found.
+const model::Document* follow_entry_point(DocumentSet& docs, const model::Document& entry,
+                                          const model::Document& command_doc) {
+  std::vector<std::string> bases{fs::path(entry.path()).parent_path().generic_string(),
+                                 fs::path(command_doc.path()).parent_path().generic_string()};
+  for (const std::string& r : config::project_roots(entry.path())) bases.push_back(r);
+  std::vector<const model::Document*> level{&entry};
+  std::set<const model::Document*> seen{&entry};
+  std::size_t looked = 0;
+  for (int depth = 0; depth < kImportLevels && !level.empty(); ++depth) {
+    std::vector<const model::Document*> next;
+    for (const model::Document* d : level) {
+      for (const std::string& m : imported_modules(*d)) {
+        if (looked >= kImportFiles) return nullptr;
+        // A relative import (`from .train import main`) starts from the importing file's package.
+        std::vector<std::string> c;
+        if (m.front() == '.') {
+          const std::size_t dots = m.find_first_not_of('.');
+          if (dots == std::string::npos) continue;
+          fs::path base = fs::path(d->path()).parent_path();
+          for (std::size_t up = 1; up < dots; ++up) base = base.parent_path();
+          c = module_candidates(m.substr(dots), {base.generic_string()});
+        } else {
+          c = module_candidates(m, bases);
+        }
+        std::error_code ec;
+        c.erase(std::remove_if(c.begin(), c.end(),
+                               [&ec](const std::string& p) {
+                                 source::note_access(p);  // the result cache keys on its presence
+                                 return !fs::is_regular_file(p, ec);
+                               }),
+                c.end());
+        if (c.empty()) continue;
+        ++looked;
+        const model::Document* found = docs.find_or_load(c);
+        if (found == nullptr || !is_python_path(found->path()) || !seen.insert(found).second) continue;
+        if (found->python && found->kind == model::DocKind::PythonScript && builds_training(*found->python))
+          return found;
+        next.push_back(found);
+      }
+    }
+    level = std::move(next);
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 model::BoundInputs bind_command(DocumentSet& docs, const CommandSite& site) {
   const FileRefs refs = referenced_files(*site.document, site.command);
   model::BoundInputs in;
@@ -78,6 +208,13 @@ model::BoundInputs bind_command(DocumentSet& docs, const CommandSite& site) {
   in.axolotl = pick(refs.axolotl, model::DocKind::AxolotlConfig);
   in.llamafactory = pick(refs.llamafactory, model::DocKind::LlamaFactoryConfig);
   in.trainer_args = pick(refs.trainer_args, model::DocKind::TrainerArgsConfig);
+  // A LLaMA-Factory or axolotl config drives its launch: the script is the tool's own entry point.
+  const bool config_driven = in.llamafactory != nullptr || in.axolotl != nullptr;
+  if (const model::Document* entry = config_driven ? nullptr : docs.find_or_load(refs.script);
+      entry != nullptr && is_python_path(entry->path()) &&
+      (in.python == nullptr || !model::python_may_matter(entry->source->text()))) {
+    if (const model::Document* real = follow_entry_point(docs, *entry, *site.document)) in.python = real;
+  }
   if (in.llamafactory != nullptr && in.deepspeed == nullptr) {
     // The YAML's own `deepspeed:` path, relative to where llamafactory-cli runs.
     const auto c = llamafactory_deepspeed_candidates(*site.document, *in.llamafactory);

@@ -68,7 +68,7 @@ parse::Format format_of(const std::string& path, std::string_view text) {
 
 bool shell_may_matter(std::string_view text) {
   for (std::string_view n : {"accelerate", "torchrun", "torch.distributed.run", "deepspeed", "run_train.sh",
-                             "CONFIG_FILE", "axolotl", "llamafactory-cli", ".py"}) {
+                             "CONFIG_FILE", "axolotl", "llamafactory-cli", ".py", "trl "}) {
     if (text.find(n) != std::string_view::npos) return true;
   }
   return false;

@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include "lint/model/deepspeed_facts.hpp"
 #include "lint/model/launch_command.hpp"
 #include "lint/model/query.hpp"
 #include "lint/model/resolve.hpp"
@@ -88,6 +89,13 @@ struct Reader {
 
   void set_model(const std::string& id, Site s) {
     if (id.empty() || shape.model_id.known()) return;
+    shape.model_id.set(id, std::move(s));
+  }
+  /// A model named on the script's command line (or its recipe YAML) replaces the script's own default.
+  void override_model(const std::string& id, Site s) {
+    if (id.empty()) return;
+    if (shape.model_id.known() && !shape.model_id.site.spelled.starts_with("from_pretrained")) return;
+    shape.model_id.value.reset();
     shape.model_id.set(id, std::move(s));
   }
 
@@ -308,55 +316,45 @@ struct Reader {
 
   // --- launch command arguments (HfArgumentParser / TRL flags after the script) ------------------------------
   void command() {
-    const parse::LaunchCommand* found = model::query::launch_command(launch);
-    if (found == nullptr || launch.command_document == nullptr) return;
-    const model::Document& doc = *launch.command_document;
-    {
-      const parse::LaunchCommand& cmd = *found;
-      if (auto n = find_flag(cmd, "nproc_per_node")) shape.gpus_per_node.set(*n, site_of(doc, {}, "--nproc_per_node"));
-      const auto& a = cmd.script_args;
-      for (std::size_t i = 0; i < a.size(); ++i) {
-        if (!a[i].known || !a[i].text.starts_with("--")) continue;
-        std::string key = a[i].text.substr(2);
-        std::string val;
-        source::Region r = a[i].region;
-        if (auto eq = key.find('='); eq != std::string::npos) {
-          val = key.substr(eq + 1);
-          key.resize(eq);
-        } else if (i + 1 < a.size() && a[i + 1].known && !a[i + 1].text.starts_with("--")) {
-          val = a[i + 1].text;
-          r.end = a[i + 1].region.end;
-          r.end_byte = a[i + 1].region.end_byte;
+    if (const parse::LaunchCommand* found = model::query::launch_command(launch);
+        found != nullptr && launch.command_document != nullptr) {
+      if (auto n = find_flag(*found, "nproc_per_node"))
+        shape.gpus_per_node.set(*n, site_of(*launch.command_document, {}, "--nproc_per_node"));
+    }
+    // The script's arguments: a bound recipe YAML's keys, then the command line's flags (which override them).
+    const std::vector<model::ScriptFlag> flags = model::script_flags(launch);
+    for (const model::ScriptFlag& f : flags) {
+      if (f.value && !f.value->known) continue;
+      const std::string& key = f.name;
+      const std::string val = f.value ? f.value->text : std::string();
+      const Site s{f.path, f.region, f.from_yaml ? key : "--" + key};
+      auto as_int = [&]() -> std::optional<std::int64_t> { return int_of(Value::of_string(val)); };
+      if (key == "model_name_or_path" || key == "model" || key == "base_model") {
+        if (!val.empty()) override_model(val, s);
+      } else if (key == "per_device_train_batch_size" || key == "micro_batch_size") {
+        if (auto v = as_int()) shape.micro_batch.set(*v, s);
+      } else if (key == "max_seq_length" || key == "max_length" || key == "seq_len") {
+        if (auto v = as_int()) shape.seq_len.set(*v, s);
+      } else if (key == "gradient_accumulation_steps") {
+        if (auto v = as_int()) shape.grad_accum.set(*v, s);
+      } else if (key == "lora_r") {
+        if (auto v = as_int()) shape.lora_r.set(*v, s);
+      } else if (key == "lora_dropout") {
+        try {
+          shape.lora_dropout.set(std::stod(val), s);
+        } catch (...) {
         }
-        const Site s = site_of(doc, r, "--" + key);
-        auto as_int = [&]() -> std::optional<std::int64_t> { return int_of(Value::of_string(val)); };
-        if (key == "model_name_or_path" || key == "model" || key == "base_model")
-          set_model(val, s);
-        else if (key == "per_device_train_batch_size" || key == "micro_batch_size") {
-          if (auto v = as_int()) shape.micro_batch.set(*v, s);
-        } else if (key == "max_seq_length" || key == "max_length" || key == "seq_len") {
-          if (auto v = as_int()) shape.seq_len.set(*v, s);
-        } else if (key == "gradient_accumulation_steps") {
-          if (auto v = as_int()) shape.grad_accum.set(*v, s);
-        } else if (key == "lora_r") {
-          if (auto v = as_int()) shape.lora_r.set(*v, s);
-        } else if (key == "lora_dropout") {
-          try {
-            shape.lora_dropout.set(std::stod(val), s);
-          } catch (...) {
-          }
-        }  // NOLINT
-        else if (key == "use_peft" && (val.empty() || model::parse_truth(val).value_or(false)))
-          shape.training.set(Training::Lora, s);
-        else if (key == "lora_target_modules")
-          shape.lora_targets.set(split_names(val), s);
-        else if (key == "optim")
-          shape.optimizer.set(optimizer_named(val), s);
-        else if ((key == "bf16" || key == "fp16") && (val.empty() || model::parse_truth(val).value_or(false)))
-          shape.mixed_precision.set(key, s);
-        else if (key == "load_in_4bit" && (val.empty() || model::parse_truth(val).value_or(false)))
-          shape.training.set(Training::QLora, s);
-      }
+      }  // NOLINT
+      else if (key == "use_peft" && (val.empty() || model::parse_truth(val).value_or(false)))
+        shape.training.set(Training::Lora, s);
+      else if (key == "lora_target_modules")
+        shape.lora_targets.set(split_names(val), s);
+      else if (key == "optim")
+        shape.optimizer.set(optimizer_named(val), s);
+      else if ((key == "bf16" || key == "fp16") && (val.empty() || model::parse_truth(val).value_or(false)))
+        shape.mixed_precision.set(key, s);
+      else if (key == "load_in_4bit" && (val.empty() || model::parse_truth(val).value_or(false)))
+        shape.training.set(Training::QLora, s);
     }
   }
 

@@ -38,7 +38,33 @@ const Document* launch_script(const Launch& l) {
 }
 
 std::vector<ScriptFlag> script_flags(const Launch& l) {
-  return l.command ? script_flags(l.command->script_args) : std::vector<ScriptFlag>{};
+  std::vector<ScriptFlag> out;
+  // TrlParser.parse_args_and_config sets the YAML's keys as the parser's defaults and parses the command line over
+  // them (trl/scripts/utils.py); HfArgumentParser.parse_yaml_file reads the YAML alone.
+  for (const Document* d : l.documents) {
+    if (d->kind != DocKind::TrainerArgsConfig || d->root_map() == nullptr) continue;
+    for (const parse::Entry& e : d->root_map()->entries) {
+      if (!e.value.is_scalar() || e.value.kind == parse::NodeKind::Null) continue;
+      ScriptFlag f;
+      f.name = e.key.text;
+      const std::string text =
+          e.value.kind == parse::NodeKind::Bool ? (e.value.boolean ? "true" : "false") : e.value.text;
+      f.value = parse::Word{text, true, e.value.region};
+      f.region = e.key.region;
+      f.region.end = e.value.region.end;
+      f.region.end_byte = e.value.region.end_byte;
+      f.path = d->path();
+      f.from_yaml = true;
+      out.push_back(std::move(f));
+    }
+  }
+  if (l.command) {
+    for (ScriptFlag& f : script_flags(l.command->script_args)) {
+      if (l.command_document != nullptr) f.path = l.command_document->path();
+      out.push_back(std::move(f));
+    }
+  }
+  return out;
 }
 
 std::vector<ScriptFlag> script_flags(const std::vector<parse::Word>& args) {

@@ -64,9 +64,14 @@ struct ScriptFlag {
   std::string name;
   std::optional<parse::Word> value;  ///< absent for a bare flag
   source::Region region;             ///< the flag and its value
+  std::string path;                  ///< the file it is written in (the launch script, or a recipe YAML)
+  bool from_yaml = false;            ///< a key of a recipe YAML rather than a command-line flag
 };
 std::vector<ScriptFlag> script_flags(const std::vector<parse::Word>& args);
-/// The script flags of a launch's command (none for a file linted alone).
+/// The arguments the script's HfArgumentParser / TrlParser receives: the top-level scalar keys of a bound recipe
+/// YAML (`trl sft --config recipe.yaml`, `script.py recipe.yaml` read by parse_yaml_file / TrlParser) first, then
+/// the command line's flags, which TrlParser lets override the YAML (the last occurrence wins). Empty for a file
+/// linted alone that is neither.
 std::vector<ScriptFlag> script_flags(const Launch& l);
 const ScriptFlag* find_script_flag(const std::vector<ScriptFlag>& flags, std::string_view name);
 

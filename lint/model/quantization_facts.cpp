@@ -117,10 +117,14 @@ void python_facts(const Document& doc, QuantizationFacts& out) {
   }
 }
 
+/// How a script argument is written, for messages: `--load_in_4bit true`, or `load_in_4bit: true` in a YAML.
+std::string spelled(const ScriptFlag& f) {
+  if (f.from_yaml) return f.name + ": " + (f.value ? f.value->text : std::string());
+  return "--" + f.name + (f.value ? " " + f.value->text : std::string());
+}
+
 void flag_facts(const Launch& l, QuantizationFacts& out) {
-  if (l.command_document == nullptr) return;
   const auto flags = script_flags(l);
-  const std::string& path = l.command_document->path();
   // TRL ModelConfig: --load_in_8bit / --load_in_4bit / --bnb_4bit_quant_storage / --dtype
   // (trl/trainer/model_config.py); peft's examples/sft: --use_8bit_quantization / --use_4bit_quantization /
   // --bnb_4bit_quant_storage_dtype, the model loaded in the storage dtype when it is a float (examples/sft/utils.py).
@@ -135,13 +139,13 @@ void flag_facts(const Launch& l, QuantizationFacts& out) {
     QuantizedLoad q;
     q.bits = sp.bits;
     q.front_end = LoaderFrontEnd::ScriptFlags;
-    q.site = Site{path, f->region, "--" + f->name + (f->value ? " " + f->value->text : std::string())};
+    q.site = Site{f->path, f->region, spelled(*f)};
     const bool peft_example = std::string_view(sp.flag).starts_with("use_");
     const ScriptFlag* s =
         find_script_flag(flags, peft_example ? "bnb_4bit_quant_storage_dtype" : "bnb_4bit_quant_storage");
     if (s != nullptr && s->value) {
       q.storage = s->value->known ? dtype_name(Value::of_string(s->value->text)) : std::nullopt;
-      q.storage_site = Site{path, s->region, "--" + s->name + " " + s->value->text};
+      q.storage_site = Site{s->path, s->region, spelled(*s)};
     }
     if (peft_example) {
       // The example loads the model in the storage dtype when that is a float, else in float32.
@@ -151,7 +155,7 @@ void flag_facts(const Launch& l, QuantizationFacts& out) {
       if (d == nullptr) d = find_script_flag(flags, "torch_dtype");
       if (d != nullptr && d->value) {
         q.model_dtype = d->value->known ? dtype_name(Value::of_string(d->value->text)) : std::nullopt;
-        q.dtype_site = Site{path, d->region, "--" + d->name + " " + d->value->text};
+        q.dtype_site = Site{d->path, d->region, spelled(*d)};
       } else {
         q.model_dtype.reset();  // ModelConfig's default, which the script may override
       }

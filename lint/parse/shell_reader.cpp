@@ -3,6 +3,7 @@
 
 #include <tree_sitter/api.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <memory>
@@ -421,6 +422,15 @@ class Extractor {
       lc.tool = LaunchTool::LlamaFactory;
       lc.subcommand = words[rest].text;
       if (rest + 1 < words.size()) lc.script = words[rest + 1];
+    } else if (base == "trl" && rest < words.size() && is_trl_training_command(words[rest].text)) {
+      // `trl sft|dpo|grpo|kto|reward|rloo [args]`: TRL's CLI runs its own trl/scripts/<name>.py through
+      // `accelerate launch` (trl/cli/commands/training.py, accelerate_launcher.py); `--accelerate_config X` becomes
+      // `--config_file X`, and the arguments the script does not take go to accelerate.
+      lc.tool = LaunchTool::AccelerateLaunch;
+      lc.subcommand = "trl " + words[rest].text;
+      lc.module = true;
+      lc.script = Word{"trl.scripts." + words[rest].text, true, words[rest].region};
+      split_trl_arguments(words, rest + 1, lc);
     } else {
       return;
     }
@@ -428,10 +438,62 @@ class Extractor {
     out_.push_back(std::move(lc));
   }
 
+  static bool is_trl_training_command(const std::string& w) {
+    return w == "sft" || w == "dpo" || w == "grpo" || w == "kto" || w == "reward" || w == "rloo";
+  }
+
+  /// The arguments of a `trl <command>` line: `--accelerate_config <file>` and the `accelerate launch` options that
+  /// TRL's scripts do not define become launcher flags; the rest are the script's. A config named by TRL's built-in
+  /// name (`fsdp2`, `zero3`) is a file of the installed package, not bound.
+  static void split_trl_arguments(const std::vector<Word>& words, std::size_t from, LaunchCommand& lc) {
+    static const std::set<std::string> kLauncher = {"num_processes",     "num_machines", "machine_rank",
+                                                    "main_process_ip",   "multi_gpu",    "main_process_port",
+                                                    "use_deepspeed",     "use_fsdp",     "gpu_ids",
+                                                    "mixed_precision"};
+    for (std::size_t k = from; k < words.size(); ++k) {
+      const Word& w = words[k];
+      const auto eq = w.text.find('=');
+      std::string name;
+      if (w.text.starts_with("--")) name = w.text.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+      std::replace(name.begin(), name.end(), '-', '_');
+      const bool inline_value = eq != std::string::npos;
+      std::optional<Word> value;
+      if (inline_value)
+        value = Word{w.text.substr(eq + 1), w.known, w.region};
+      else if (k + 1 < words.size() && !words[k + 1].text.starts_with("--"))
+        value = words[k + 1];
+      const bool store_true = name == "multi_gpu" || name == "use_deepspeed" || name == "use_fsdp";
+      if (name == "accelerate_config" && value) {
+        const std::string& v = value->text;
+        if (v.ends_with(".yaml") || v.ends_with(".yml") || v.ends_with(".json")) {
+          Flag f{"config_file", value, w.region};
+          f.region.end = value->region.end;
+          f.region.end_byte = value->region.end_byte;
+          lc.launcher_args.push_back(w);
+          if (!inline_value) lc.launcher_args.push_back(*value);
+          lc.flags.push_back(std::move(f));
+        }
+        if (!inline_value) ++k;
+      } else if (kLauncher.count(name) != 0) {
+        Flag f{name, store_true ? std::nullopt : value, w.region};
+        lc.launcher_args.push_back(w);
+        if (!store_true && value && !inline_value) {
+          f.region.end = value->region.end;
+          f.region.end_byte = value->region.end_byte;
+          lc.launcher_args.push_back(*value);
+          ++k;
+        }
+        lc.flags.push_back(std::move(f));
+      } else {
+        lc.script_args.push_back(w);
+      }
+    }
+  }
+
   static bool is_launcher_word(const std::vector<Word>& words, std::size_t i) {
     const std::string b = basename(words[i].text);
     return b == "accelerate" || b == "torchrun" || b == "deepspeed" || is_python(words[i].text) ||
-           b == "run_train.sh" || b == "axolotl" || b == "llamafactory-cli";
+           b == "run_train.sh" || b == "axolotl" || b == "llamafactory-cli" || b == "trl";
   }
 
   static const std::set<std::string>& accelerate_store_true() {

@@ -86,7 +86,6 @@ class TrainerArgs {
     }
     if (call_ == nullptr && parser_ && l.command_document != nullptr) {
       flags_ = model::script_flags(l);
-      flag_path_ = l.command_document->path();
       for (const auto& f : flags_) {
         if (f.name == "config") file_args_ = true;
       }
@@ -105,11 +104,10 @@ class TrainerArgs {
       }
     } else if (const model::ScriptFlag* f = model::find_script_flag(flags_, p.arg)) {
       if (!f->value)
-        return p.boolean ? std::optional<ArgValue>(ArgValue{1.0, {flag_path_, f->region, "--" + f->name}})
-                         : std::nullopt;
+        return p.boolean ? std::optional<ArgValue>(ArgValue{1.0, {f->path, f->region, "--" + f->name}}) : std::nullopt;
       if (!f->value->known) return std::nullopt;
       if (auto n = number_of_text(f->value->text))
-        return ArgValue{*n, {flag_path_, f->region, "--" + f->name + " " + f->value->text}};
+        return ArgValue{*n, {f->path, f->region, "--" + f->name + " " + f->value->text}};
       return std::nullopt;
     }
     if (!defaults_) return std::nullopt;
@@ -124,7 +122,6 @@ class TrainerArgs {
   bool file_args_ = false;
   bool defaults_ = false;
   std::vector<model::ScriptFlag> flags_;
-  std::string flag_path_;
 };
 
 std::string show(double v, bool boolean) {

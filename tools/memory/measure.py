@@ -317,6 +317,19 @@ def step(model, opt, c, ids, phases):
     opt.zero_grad(set_to_none=True)
 
 
+def segments_by_stream() -> dict:
+    """The caching allocator's segments grouped by CUDA stream: count, bytes, and the ten largest sizes."""
+    out = {}
+    for seg in torch.cuda.memory_snapshot():
+        s = out.setdefault(str(seg.get("stream", 0)), {"count": 0, "bytes": 0, "largest": []})
+        s["count"] += 1
+        s["bytes"] += seg["total_size"]
+        s["largest"].append(seg["total_size"])
+    for s in out.values():
+        s["largest"] = sorted(s["largest"], reverse=True)[:10]
+    return out
+
+
 def run_one(c: dict) -> dict:
     rec = {"name": c["name"], "cfg": c}
     t0 = time.time()
@@ -328,6 +341,10 @@ def run_one(c: dict) -> dict:
     model, opt, info = wrap(c)
     rec.update(info)
     rec["init_peak_bytes"] = torch.cuda.max_memory_allocated() - base
+    # Where the reserved memory grows: after wrapping, after each step, and the cached segments per stream at the end
+    # (docs/memory.md, caveats: the tied FSDP1 full fine-tunes reserve more than the allocator model holds).
+    rec["init_reserved_bytes"] = torch.cuda.memory_reserved() - rec["base_reserved_bytes"]
+    rec["reserved_after_step"] = []
     cfg = build_config(c["model"])
     ids = torch.randint(0, cfg.vocab_size, (c.get("mb", 1), c.get("seq", 2048)), device="cuda")
     phases = {}
@@ -336,12 +353,14 @@ def run_one(c: dict) -> dict:
             gc.collect()
             rec["steady_bytes"] = torch.cuda.memory_allocated() - base
         step(model, opt, c, ids, phases)
+        rec["reserved_after_step"].append(torch.cuda.memory_reserved() - rec["base_reserved_bytes"])
     rec["peak_bytes"] = max(phases["peak_fwd"], phases["peak_bwd"], phases["peak_step"]) - base
     rec["reserved_bytes"] = max(phases["reserved_fwd"], phases["reserved_bwd"], phases["reserved_step"])
     rec["phases"] = {k: v - base if not k.startswith("reserved") else v for k, v in phases.items()}
     rec["peak_GiB"] = round(rec["peak_bytes"] / GiB, 3)
     rec["reserved_GiB"] = round(rec["reserved_bytes"] / GiB, 3)
     rec["steady_GiB"] = round(rec["steady_bytes"] / GiB, 3)
+    rec["segments"] = segments_by_stream()
     total, trainable = count(model)
     rec["params_local"] = total
     rec["trainable_local"] = trainable

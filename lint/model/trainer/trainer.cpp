@@ -15,7 +15,9 @@ namespace lint::model::trainer {
 /// TrainingArguments / TRL configs (transformers 5.17 `_process_fsdp_args`, training_args.py:2734-2896).
 /// One TrainingArguments-like call (a literal call in the script, or the script's command-line arguments turned
 /// into one by the binder).
-void collect_call(const Document& doc, const PyCall& c, Launch& l) {
+void collect_call(const Document& doc, const PyCall& c, Launch& l, const Document* fsdp_config_doc) {
+  // Values read from a bound fsdp_config JSON are written in that file.
+  const Document& cdoc = fsdp_config_doc != nullptr ? *fsdp_config_doc : doc;
   {
     const bool trl = default_gradient_checkpointing(c.name);
     const std::string spelled_base = c.name + "(";
@@ -111,7 +113,8 @@ void collect_call(const Document& doc, const PyCall& c, Launch& l) {
     }
     const source::Region vr = version_v != nullptr ? version_v->region : fsdp->region;
     l.add(make_setting(keys::kFsdpVersion, version != 0 ? Value::of_int(version, vr) : Value::unknown(vr),
-                       version_v != nullptr ? *version_v : Value{}, doc, vr, Origin::TrainingArguments,
+                       version_v != nullptr ? *version_v : Value{}, version_v != nullptr ? cdoc : doc, vr,
+                       Origin::TrainingArguments,
                        version_v != nullptr ? "fsdp_config.version" : spelled_base + "fsdp=) default version"));
     if (version == 2) {
       const Value* raf = cfg_get("reshard_after_forward");
@@ -121,7 +124,7 @@ void collect_call(const Document& doc, const PyCall& c, Launch& l) {
           if (auto t = parse_truth(raf->text)) v = Value::of_bool(*t, raf->region);
         }
         v.region = raf->region;
-        l.add(make_setting(keys::kReshardAfterForward, v, *raf, doc, raf->region, Origin::TrainingArguments,
+        l.add(make_setting(keys::kReshardAfterForward, v, *raf, cdoc, raf->region, Origin::TrainingArguments,
                            "fsdp_config.reshard_after_forward"));
       } else if (!cfg_unknown) {
         // The first sharding word decides (setdefault, training_args.py:2876-2883); default True.
@@ -156,7 +159,7 @@ void collect_call(const Document& doc, const PyCall& c, Launch& l) {
         v = Value::of_bool(*t, ac->region);
       else
         v = Value::unknown(ac->region);
-      l.add(make_setting(keys::kActivationCheckpointing, v, *ac, doc, ac->region, Origin::TrainingArguments,
+      l.add(make_setting(keys::kActivationCheckpointing, v, *ac, cdoc, ac->region, Origin::TrainingArguments,
                          "fsdp_config.activation_checkpointing"));
     }
     // Keys the Trainer always passes to its plugin (training_args.py:2784-2841), so they beat the launcher's env.
@@ -171,7 +174,8 @@ void collect_call(const Document& doc, const PyCall& c, Launch& l) {
         }
         const source::Region r = v != nullptr ? v->region : fsdp->region;
         val.region = r;
-        l.add(make_setting(key, val, v != nullptr ? *v : Value{}, doc, r, Origin::TrainingArguments,
+        l.add(make_setting(key, val, v != nullptr ? *v : Value{}, v != nullptr ? cdoc : doc, r,
+                           Origin::TrainingArguments,
                            v != nullptr ? "fsdp_config." + std::string(cfg_key)
                                         : spelled_base + "fsdp=) default " + std::string(cfg_key)));
       };
@@ -182,7 +186,7 @@ void collect_call(const Document& doc, const PyCall& c, Launch& l) {
              k.truth ? Value::of_bool(parse_truth(dv).value_or(false)) : Value::of_string(dv), k.truth);
       }
       if (const Value* off = cfg_get("cpu_offload"); off != nullptr && truth_of(*off).value_or(false)) {
-        l.add(make_setting(keys::kOffloadParams, Value::of_bool(true, off->region), *off, doc, off->region,
+        l.add(make_setting(keys::kOffloadParams, Value::of_bool(true, off->region), *off, cdoc, off->region,
                            Origin::TrainingArguments, "fsdp_config.cpu_offload"));
       }
       bool offload_word = false;
@@ -195,11 +199,11 @@ void collect_call(const Document& doc, const PyCall& c, Launch& l) {
       if (const Value* minp = cfg_get("min_num_params"); minp != nullptr && policy != nullptr &&
                                                          policy->kind == ValueKind::String &&
                                                          policy->text == "SIZE_BASED_WRAP") {
-        l.add(make_setting(keys::kMinNumParams, *minp, *minp, doc, minp->region, Origin::TrainingArguments,
+        l.add(make_setting(keys::kMinNumParams, *minp, *minp, cdoc, minp->region, Origin::TrainingArguments,
                            "fsdp_config.min_num_params"));
       }
       if (const Value* cls = cfg_get("transformer_layer_cls_to_wrap")) {
-        l.add(make_setting(keys::kTransformerLayerCls, *cls, *cls, doc, cls->region, Origin::TrainingArguments,
+        l.add(make_setting(keys::kTransformerLayerCls, *cls, *cls, cdoc, cls->region, Origin::TrainingArguments,
                            "fsdp_config.transformer_layer_cls_to_wrap"));
       }
     }
@@ -207,8 +211,8 @@ void collect_call(const Document& doc, const PyCall& c, Launch& l) {
       const Value* awp = cfg_get("auto_wrap_policy");
       l.add(make_setting(keys::kAutoWrapPolicy,
                          awp != nullptr ? *awp : Value::of_string(std::string(kDefaultAutoWrapPolicy), fsdp->region),
-                         awp != nullptr ? *awp : Value{}, doc, awp != nullptr ? awp->region : fsdp->region,
-                         Origin::TrainingArguments,
+                         awp != nullptr ? *awp : Value{}, awp != nullptr ? cdoc : doc,
+                         awp != nullptr ? awp->region : fsdp->region, Origin::TrainingArguments,
                          awp != nullptr ? "fsdp_config.auto_wrap_policy" : spelled_base + "fsdp=) default"));
     }
   }
@@ -273,7 +277,7 @@ void collect_cli(const Document& script_doc, const parse::LaunchCommand& cmd, co
     }
     call.args.push_back(std::move(p));
   }
-  collect_call(script_doc, call, l);
+  collect_call(script_doc, call, l, fsdp_config_doc);
 }
 
 }  // namespace lint::model::trainer

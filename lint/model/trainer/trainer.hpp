@@ -12,7 +12,8 @@
 namespace lint::model::trainer {
 
 /// One TrainingArguments-like call (a literal call in the script, or the command line turned into one).
-void collect_call(const Document& doc, const PyCall& c, Launch& l);
+/// `fsdp_config_doc`: the bound JSON the call's `fsdp_config` value was read from, if any.
+void collect_call(const Document& doc, const PyCall& c, Launch& l, const Document* fsdp_config_doc = nullptr);
 
 /// Every TrainingArguments / TRL config call of a script.
 void collect_arguments(const Document& doc, const PythonFacts& py, Launch& l);

@@ -68,6 +68,27 @@ TEST_CASE("launchers are recognised behind wrappers and module forms") {
   CHECK(tt.env.at("CONFIG_FILE").text == "./llama.toml");
 }
 
+TEST_CASE("trl's training commands run TRL's own script through accelerate launch") {
+  const auto cmds =
+      commands("trl sft --config recipe.yaml --accelerate_config fsdp.yaml --num_processes 8 --learning_rate 1e-5\n");
+  const LaunchCommand& c = only(cmds);
+  CHECK(c.tool == LaunchTool::AccelerateLaunch);
+  CHECK(c.subcommand == "trl sft");
+  CHECK(c.module);
+  CHECK(c.script->text == "trl.scripts.sft");
+  REQUIRE(c.flags.size() == 2);
+  CHECK(c.flags[0].name == "config_file");
+  CHECK(c.flags[0].value->text == "fsdp.yaml");
+  CHECK(c.flags[1].name == "num_processes");
+  CHECK(c.flags[1].value->text == "8");
+  REQUIRE(c.script_args.size() == 4);
+  CHECK(c.script_args[0].text == "--config");
+  CHECK(c.script_args[3].text == "1e-5");
+  // A built-in accelerate config of the installed package is not a file of the project: not bound.
+  CHECK(only(commands("trl grpo --accelerate_config zero3 --config r.yaml\n")).flags.empty());
+  CHECK(commands("trl env\n").empty());
+}
+
 TEST_CASE("commands that are not launches are not read as launches") {
   CHECK(commands("python -c 'print(1)'\n").empty());
   CHECK(commands("echo accelerate launch train.py\n").empty());

@@ -1,0 +1,135 @@
+// HF013: reentrant activation checkpointing (`use_reentrant: True`) together with DDP's
+// `find_unused_parameters=True` in a multi-process data-parallel launch. The reentrant checkpoint runs the layer's
+// forward without autograd, so DDP marks the layer's parameters unused (ready) when the forward ends and again when
+// the recomputation in backward produces their gradients: "Expected to mark a variable ready only once". torch
+// documents the combination as unsupported (torch/nn/parallel/distributed.py, DistributedDataParallel's note on
+// gradient checkpointing, since pytorch#106985).
+#include <optional>
+#include <regex>
+#include <string>
+
+#include "lint/model/deepspeed_facts.hpp"
+#include "rules/support.hpp"
+
+namespace lint::rules {
+namespace {
+
+struct Found {
+  std::string path;
+  source::Region region;
+  std::string spelled;
+};
+
+/// `{"use_reentrant": True}` as a Python dict.
+bool reentrant_dict(const model::Value& v) {
+  if (v.kind != model::ValueKind::Dict) return false;
+  for (const auto& [k, val] : v.fields) {
+    if (k == "use_reentrant" && val.kind == model::ValueKind::Bool && val.boolean) return true;
+  }
+  return false;
+}
+
+/// `'{"use_reentrant": true}'` as a JSON string on a command line (HfArgumentParser loads dict fields from JSON).
+bool reentrant_json(const std::string& text) {
+  static const std::regex kRe(R"re("use_reentrant"\s*:\s*(true|True))re");
+  return std::regex_search(text, kRe);
+}
+
+bool truthy_text(const std::string& t) {
+  return model::parse_truth(t).value_or(false);
+}
+
+struct Facts {
+  std::optional<Found> reentrant;  ///< use_reentrant True, where
+  std::optional<Found> unused;     ///< find_unused_parameters True, where
+  bool checkpointing = false;      ///< gradient checkpointing is switched on
+  bool checkpointing_off = false;  ///< explicitly off in the Trainer's arguments
+};
+
+void python_facts(const model::Document& doc, Facts& f) {
+  for (const model::PyCall& c : doc.python->calls) {
+    if (model::is_training_arguments_class(c.name)) {
+      if (const model::PyArg* a = c.keyword("gradient_checkpointing_kwargs"); a && reentrant_dict(a->value))
+        f.reentrant = Found{doc.path(), a->region, "gradient_checkpointing_kwargs={\"use_reentrant\": True}"};
+      if (const model::PyArg* a = c.keyword("ddp_find_unused_parameters");
+          a && a->value.kind == model::ValueKind::Bool && a->value.boolean)
+        f.unused = Found{doc.path(), a->region, "ddp_find_unused_parameters=True"};
+      if (const model::PyArg* a = c.keyword("gradient_checkpointing"); a && a->value.kind == model::ValueKind::Bool) {
+        f.checkpointing |= a->value.boolean;
+        f.checkpointing_off |= !a->value.boolean;
+      } else if (a == nullptr && c.name.ends_with("Config")) {
+        f.checkpointing = true;  // TRL's configs turn gradient checkpointing on by default
+      }
+    } else if (c.name == "gradient_checkpointing_enable") {
+      f.checkpointing = true;
+      if (const model::PyArg* a = c.keyword("gradient_checkpointing_kwargs"); a && reentrant_dict(a->value))
+        f.reentrant = Found{doc.path(), a->region, "gradient_checkpointing_kwargs={\"use_reentrant\": True}"};
+    } else if (c.name == "DistributedDataParallelKwargs" || c.name == "DistributedDataParallel") {
+      if (const model::PyArg* a = c.keyword("find_unused_parameters");
+          a && a->value.kind == model::ValueKind::Bool && a->value.boolean)
+        f.unused = Found{doc.path(), a->region, c.name + "(find_unused_parameters=True)"};
+    }
+  }
+}
+
+class ReentrantCheckpointingWithUnusedParameters final : public rule::Rule {
+ public:
+  void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
+    // Data parallel over several processes: FSDP and DeepSpeed do not use DDP's reducer.
+    const auto ws = model::query::world_size(l);
+    if (!ws || *ws < 2 || l.fsdp_enabled() || model::deepspeed_state(l).on) return;
+    const model::Document* script = model::launch_script(l);
+    // `trl sft|dpo|...` runs TRL's own script, which parses a TRL config (gradient checkpointing on by default).
+    const bool trl_cli = l.command && l.command->subcommand.starts_with("trl ");
+    if (script == nullptr && !trl_cli) return;
+    Facts f;
+    f.checkpointing = trl_cli;
+    if (script != nullptr) python_facts(*script, f);
+    // The Trainer's arguments on the command line and in a recipe YAML (HfArgumentParser / TrlParser).
+    bool parser = trl_cli;
+    if (script != nullptr) {
+      for (const model::PyCall& c : script->python->calls)
+        parser |= c.name == "HfArgumentParser" || c.name == "TrlParser";
+    }
+    if (parser) {
+      for (const model::ScriptFlag& s : model::script_flags(l)) {
+        if (s.value && !s.value->known) continue;
+        const std::string v = s.value ? s.value->text : "true";
+        const std::string spelled = s.from_yaml ? s.name + ": " + v : "--" + s.name + " " + v;
+        if (s.name == "gradient_checkpointing") {
+          f.checkpointing = truthy_text(v);
+          f.checkpointing_off = !truthy_text(v);
+        } else if (s.name == "ddp_find_unused_parameters" && truthy_text(v)) {
+          f.unused = Found{s.path, s.region, spelled};
+        } else if (s.name == "gradient_checkpointing_kwargs" && reentrant_json(v)) {
+          f.reentrant = Found{s.path, s.region, spelled};
+        }
+      }
+      for (const model::Document* d : l.documents) {
+        if (d->kind != model::DocKind::TrainerArgsConfig || d->root_map() == nullptr) continue;
+        const parse::Entry* e = d->root_map()->find_entry("gradient_checkpointing_kwargs");
+        if (e != nullptr && reentrant_dict(model::value_of(e->value)))
+          f.reentrant = Found{d->path(), e->key.region, "gradient_checkpointing_kwargs: {use_reentrant: true}"};
+      }
+    }
+    if (!f.reentrant || !f.unused || !f.checkpointing || f.checkpointing_off) return;
+    ctx.report(f.reentrant->path, f.reentrant->region,
+               "Reentrant activation checkpointing (`" + f.reentrant->spelled + "`) with DDP's `" + f.unused->spelled +
+                   "` in a launch of " + std::to_string(*ws) +
+                   " data-parallel processes: the checkpointed layers run their forward without autograd, so DDP "
+                   "marks their parameters unused when the forward ends and again when backward recomputes them, "
+                   "and fails with \"Expected to mark a variable ready only once\". torch does not support reentrant "
+                   "checkpointing with `find_unused_parameters=True` (the DistributedDataParallel note on gradient "
+                   "checkpointing, torch/nn/parallel/distributed.py). Use `use_reentrant: False` (transformers' "
+                   "default), or drop `find_unused_parameters`.",
+               {rule::RelatedLocation{f.unused->path, f.unused->region, "find_unused_parameters is turned on here."}});
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<rule::Rule> make_reentrant_checkpointing_with_unused_parameters() {
+  return std::make_unique<ReentrantCheckpointingWithUnusedParameters>();
+}
+
+}  // namespace lint::rules
