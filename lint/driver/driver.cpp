@@ -18,6 +18,7 @@
 #include "lint/config/project_root.hpp"
 #include "lint/parse/readers.hpp"
 #include "lint/rule/suppression.hpp"
+#include "lint/source/read_boundary.hpp"
 #include "lint/source/read_file.hpp"
 
 namespace lint::driver {
@@ -321,16 +322,7 @@ std::vector<fs::path> project_roots(const RunOptions& options) {
 
 /// True when `path` (after resolving links) lies under one of `roots`.
 bool inside_project(const std::string& path, const std::vector<fs::path>& roots) {
-  std::error_code ec;
-  const fs::path p = fs::weakly_canonical(fs::absolute(path, ec), ec);
-  for (const fs::path& root : roots) {
-    auto r = root.begin();
-    auto q = p.begin();
-    for (; r != root.end() && q != p.end() && *r == *q; ++r, ++q) {
-    }
-    if (r == root.end() || (r != root.end() && r->empty() && std::next(r) == root.end())) return true;
-  }
-  return false;
+  return source::inside_roots(path, roots);
 }
 
 /// Binds every launch command to its files (loading files a command names outside the linted paths), resolves
@@ -541,6 +533,8 @@ RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
   // The versions rules and resolution consult (model::target_versions) are this run's.
   result.versions = resolve_target_versions(options);
   model::set_target_versions(result.versions);
+  // Readers outside the binder (a model's config.json) keep to the same project boundary.
+  source::set_read_boundary(project_roots(options));
   RuleRunner runner(rules, options, jobs);
   // Each document is finished as soon as it is loaded: its per-file rules run, its suppression comments are read,
   // a config no launch can use gives its tree back, and a file read from disk gives its text back (read again

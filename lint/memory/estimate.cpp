@@ -479,6 +479,10 @@ Estimate estimate_launch(const TrainingShape& s, std::optional<std::string> over
     e.unavailable = s.model_id.known() ? "model '" + *s.model_id.value +
                                              "' is not in the built-in table and no local config.json was found"
                                        : "the launched model is not known";
+    // Say why a local config.json was not read (outside the project boundary, not JSON, ...).
+    for (const std::string& n : s.notes) {
+      if (n.find("config.json") != std::string::npos) e.unavailable += " (" + n + ")";
+    }
     return e;
   }
   if (override_sharding) in->sharding = *override_sharding;

@@ -13,6 +13,7 @@
 #include "lint/parse/integer.hpp"
 #include "lint/parse/readers.hpp"
 #include "lint/source/access_log.hpp"
+#include "lint/source/read_boundary.hpp"
 
 namespace lint::memory {
 
@@ -430,12 +431,18 @@ struct Reader {
     if (!shape.model_id.known()) return;
     const std::string& id = *shape.model_id.value;
     namespace fs = std::filesystem;
+    // A local model folder is looked up from the file that names it (never from the working directory, so the
+    // result does not depend on where launchlint runs), and only inside the project boundary (SECURITY.md).
     std::vector<fs::path> bases;
     if (!shape.model_id.site.path.empty()) bases.push_back(fs::path(shape.model_id.site.path).parent_path());
-    bases.emplace_back(".");
     for (const fs::path& base : bases) {
       std::error_code ec;
       const fs::path cfg = (fs::path(id).is_absolute() ? fs::path(id) : base / id) / "config.json";
+      if (!source::may_read(cfg.string())) {
+        if (fs::path(id).is_absolute() || id.starts_with("."))
+          shape.notes.push_back(cfg.string() + " is outside the project: not read (--allow-outside PATH reads it)");
+        continue;
+      }
       source::note_access(cfg.string());
       if (!fs::is_regular_file(cfg, ec) || fs::file_size(cfg, ec) > (1u << 20)) continue;
       std::ifstream in(cfg, std::ios::binary);

@@ -43,4 +43,14 @@ out=$(cd repo && "$bin" --format concise launch.sh 2>&1); rc=$?
 if [ $rc -eq 2 ] && grep -q "launchlint.toml:1:.*expected a list of strings" <<<"$out"; then echo "ok   allow-outside must be a list"
 else echo "FAIL allow-outside as a string: exit $rc"; echo "$out"; fail=1; fi
 rm repo/launchlint.toml
+# A local model folder outside the project: its config.json is not read for the memory estimate, unless allowed.
+mkdir -p models/m
+printf '{"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256}\n' > models/m/config.json
+printf 'from transformers import AutoModelForCausalLM, TrainingArguments\nmodel = AutoModelForCausalLM.from_pretrained("%s")\nargs = TrainingArguments(output_dir="o", fsdp="full_shard auto_wrap")\n' "$tmp/models/m" > repo/model_train.py
+out=$(cd repo && "$bin" --isolated explain --memory model_train.py 2>&1)
+if grep -q "models/m/config.json is outside the project: not read" <<<"$out"; then echo "ok   a model's config.json outside the project is not read"
+else echo "FAIL a model config.json outside the project was read"; echo "$out"; fail=1; fi
+out=$(cd repo && "$bin" --isolated explain --memory --allow-outside "$tmp/models" model_train.py 2>&1)
+if grep -q "model geometry: .*models/m/config.json" <<<"$out"; then echo "ok   --allow-outside reads a model's config.json"
+else echo "FAIL --allow-outside did not read the model's config.json"; echo "$out"; fail=1; fi
 exit $fail
