@@ -24,9 +24,10 @@ std::string_view to_string(DeepSpeedReader r) {
 bool is_training_arguments_class(std::string_view name) {
   if (name == "TrainingArguments" || name == "Seq2SeqTrainingArguments") return true;
   // TRL's configs are TrainingArguments subclasses (SFTConfig, DPOConfig, GRPOConfig, ...).
-  static constexpr std::array<std::string_view, 14> kTrl = {
+  static constexpr std::array<std::string_view, 15> kTrl = {
       "SFTConfig",  "DPOConfig", "GRPOConfig",   "KTOConfig",       "ORPOConfig", "CPOConfig", "PPOConfig",
-      "RLOOConfig", "BCOConfig", "RewardConfig", "OnlineDPOConfig", "GKDConfig",  "PRMConfig", "XPOConfig"};
+      "RLOOConfig", "BCOConfig", "RewardConfig", "OnlineDPOConfig", "GKDConfig",  "PRMConfig", "XPOConfig",
+      "NashMDConfig"};
   return std::find(kTrl.begin(), kTrl.end(), name) != kTrl.end();
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "lint/model/deepspeed_facts.hpp"
 #include "lint/model/versions.hpp"
 #include "rules/support.hpp"
 
@@ -51,24 +52,6 @@ const Removed* removed(std::string_view name) {
   return nullptr;
 }
 
-/// TrainingArguments and its subclasses in transformers and TRL (TRL's configs derive from TrainingArguments).
-bool takes_training_arguments(std::string_view name) {
-  static constexpr std::array<std::string_view, 19> kNames = {"TrainingArguments", "Seq2SeqTrainingArguments",
-                                                              "SFTConfig",         "DPOConfig",
-                                                              "GRPOConfig",        "ORPOConfig",
-                                                              "KTOConfig",         "CPOConfig",
-                                                              "RewardConfig",      "PPOConfig",
-                                                              "RLOOConfig",        "OnlineDPOConfig",
-                                                              "GKDConfig",         "PRMConfig",
-                                                              "BCOConfig",         "XPOConfig",
-                                                              "NashMDConfig",      "AlignPropConfig",
-                                                              "DDPOConfig"};
-  for (std::string_view n : kNames) {
-    if (n == name) return true;
-  }
-  return false;
-}
-
 std::string message_for(const Removed& r, std::string_view failure) {
   return "`" + std::string(r.name) + "` is no longer a TrainingArguments argument (" + std::string(r.history) +
          "): " + std::string(failure) + " Use " + std::string(r.replacement) + ".";
@@ -79,7 +62,7 @@ class RemovedTrainingArgument final : public rule::Rule {
   void check_document(const model::Document& doc, rule::RuleContext& ctx) const override {
     if (doc.kind == model::DocKind::PythonScript && doc.python) {
       for (const model::PyCall& c : doc.python->calls) {
-        if (!takes_training_arguments(c.name)) continue;
+        if (!model::is_training_arguments_class(c.name)) continue;
         for (const model::PyArg& a : c.args) {
           const Removed* r = removed(a.name);
           if (r == nullptr || !removed_at_target(*r)) continue;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rules/support.hpp"
+#include "lint/model/deepspeed_facts.hpp"
 #include "lint/model/trainer/schema.hpp"
 
 namespace lint::rules::trainer {
@@ -31,21 +32,8 @@ struct TrainerArgs {
   bool complete = true;  ///< no unresolved `**kwargs` / config file that could set more
 };
 
-inline bool is_trainer_args_name(std::string_view n) {
-  static constexpr std::string_view kNames[] = {"TrainingArguments", "Seq2SeqTrainingArguments",
-                                                "SFTConfig",         "DPOConfig",
-                                                "GRPOConfig",        "ORPOConfig",
-                                                "KTOConfig",         "CPOConfig",
-                                                "RewardConfig",      "PPOConfig",
-                                                "RLOOConfig",        "OnlineDPOConfig",
-                                                "GKDConfig",         "PRMConfig",
-                                                "BCOConfig",         "XPOConfig",
-                                                "NashMDConfig"};
-  for (std::string_view k : kNames) {
-    if (k == n) return true;
-  }
-  return false;
-}
+/// TrainingArguments and its subclasses (TRL's configs): one list, model::is_training_arguments_class.
+inline bool is_trainer_args_name(std::string_view n) { return model::is_training_arguments_class(n); }
 
 inline bool is_trl_name(std::string_view n) {
   return n.ends_with("Config") && n != "TrainingArguments";
