@@ -1,0 +1,698 @@
+#!/usr/bin/env python3
+"""Writes tools/oracle/lib_cases.json: whole launches (the files launchlint reads) for run_lib_oracle.py.
+
+Stdlib only, deterministic. Each case:
+
+  id, group, description
+  rules     the launchlint rules the case is evidence for
+  expect    what the case was written to show: "raises" (the library raises), "misbehaves" (it runs, not as
+            written), "runs" (a near-miss that must stay silent). The oracle's result decides; check_lib_launchlint.py
+            compares launchlint with the result, not with this field.
+  files     {relative path: text}: launch.sh (or job.sbatch), the scripts, YAML / JSON configs, tiny models'
+            config.json. Exactly these files are what the oracle runs and what launchlint is run on.
+  oracle    {mode: run | dry | slurm, gpu, models: [{path, class}], timeout, env}
+
+    python3 tools/oracle/lib_generate_cases.py          # writes lib_cases.json beside this file
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+CASES: list[dict] = []
+PORT = [29610]
+
+
+def port() -> int:
+    PORT[0] += 1
+    return PORT[0]
+
+
+def add(id, group, rules, expect, description, files, mode, gpu=False, models=None, timeout=None, env=None,
+        anomaly_patterns=None, intended_world=None):
+    assert expect in ("raises", "misbehaves", "runs"), expect
+    assert all(c["id"] != id for c in CASES), id
+    oracle = {"mode": mode, "gpu": gpu}
+    if models:
+        oracle["models"] = models
+    if timeout:
+        oracle["timeout"] = timeout
+    if env:
+        oracle["env"] = env
+    if anomaly_patterns:
+        oracle["anomaly_patterns"] = anomaly_patterns
+    if intended_world:
+        oracle["intended_world"] = intended_world
+    CASES.append({"id": id, "group": group, "rules": rules, "expect": expect, "description": description,
+                  "files": files, "oracle": oracle})
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# tiny models (config.json the case ships; the oracle saves weights beside it)
+
+def _cfg(d: dict) -> str:
+    return json.dumps(d, indent=2) + "\n"
+
+
+TINY = {
+    "llama": ("LlamaDecoderLayer", "AutoModelForCausalLM",
+              {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 64, "intermediate_size": 128,
+               "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 4, "vocab_size": 128,
+               "max_position_embeddings": 64}),
+    "qwen2": ("Qwen2DecoderLayer", "AutoModelForCausalLM",
+              {"model_type": "qwen2", "architectures": ["Qwen2ForCausalLM"], "hidden_size": 64, "intermediate_size": 128,
+               "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2, "vocab_size": 128,
+               "max_position_embeddings": 64}),
+    "mistral": ("MistralDecoderLayer", "AutoModelForCausalLM",
+                {"model_type": "mistral", "architectures": ["MistralForCausalLM"], "hidden_size": 64,
+                 "intermediate_size": 128, "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2,
+                 "vocab_size": 128, "max_position_embeddings": 64}),
+    "qwen3": ("Qwen3DecoderLayer", "AutoModelForCausalLM",
+              {"model_type": "qwen3", "architectures": ["Qwen3ForCausalLM"], "hidden_size": 64, "intermediate_size": 128,
+               "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16,
+               "vocab_size": 128, "max_position_embeddings": 64}),
+    "gemma": ("GemmaDecoderLayer", "AutoModelForCausalLM",
+              {"model_type": "gemma", "architectures": ["GemmaForCausalLM"], "hidden_size": 64, "intermediate_size": 128,
+               "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 1, "head_dim": 16,
+               "vocab_size": 128, "max_position_embeddings": 64, "pad_token_id": 0, "bos_token_id": 2,
+               "eos_token_id": 1}),
+    "phi3": ("Phi3DecoderLayer", "AutoModelForCausalLM",
+             {"model_type": "phi3", "architectures": ["Phi3ForCausalLM"], "hidden_size": 64, "intermediate_size": 128,
+              "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 4, "vocab_size": 128,
+              "max_position_embeddings": 64, "original_max_position_embeddings": 64, "pad_token_id": 0,
+              "bos_token_id": 1, "eos_token_id": 2}),
+    "gpt2": ("GPT2Block", "AutoModelForCausalLM",
+             {"model_type": "gpt2", "architectures": ["GPT2LMHeadModel"], "n_embd": 64, "n_layer": 2, "n_head": 4,
+              "vocab_size": 128, "n_positions": 64, "bos_token_id": 1, "eos_token_id": 1}),
+    "bert": ("BertLayer", "AutoModelForMaskedLM",
+             {"model_type": "bert", "architectures": ["BertForMaskedLM"], "hidden_size": 64, "num_hidden_layers": 2,
+              "num_attention_heads": 4, "intermediate_size": 128, "vocab_size": 128, "max_position_embeddings": 64}),
+    "xlm-roberta": ("XLMRobertaLayer", "AutoModelForMaskedLM",
+                    {"model_type": "xlm-roberta", "architectures": ["XLMRobertaForMaskedLM"], "hidden_size": 64,
+                     "num_hidden_layers": 2, "num_attention_heads": 4, "intermediate_size": 128, "vocab_size": 128,
+                     "max_position_embeddings": 66, "pad_token_id": 1, "bos_token_id": 0, "eos_token_id": 2}),
+}
+
+
+def trainer_script(model_dir: str, auto_class: str, ta_extra: str = "", load: str = "") -> str:
+    load_args = f'"{model_dir}"' + (", " + load if load else "")
+    return (
+        "import torch\n"
+        f"from transformers import {auto_class}, Trainer, TrainingArguments\n\n"
+        "args = TrainingArguments(\n"
+        '    output_dir="out",\n'
+        "    max_steps=1,\n"
+        "    per_device_train_batch_size=2,\n"
+        '    report_to="none",\n'
+        '    save_strategy="no",\n'
+        f"{ta_extra}"
+        ")\n"
+        f"model = {auto_class}.from_pretrained({load_args})\n"
+        'data = [{"input_ids": torch.arange(16) % 100, "labels": torch.arange(16) % 100} for _ in range(4)]\n'
+        "Trainer(model=model, args=args, train_dataset=data).train()\n"
+        'print("ORACLE trained")\n'
+    )
+
+
+def fsdp_yaml(version: int, cls: str | None, extra: str = "", policy: str = "TRANSFORMER_BASED_WRAP") -> str:
+    lines = [
+        "compute_environment: LOCAL_MACHINE",
+        "distributed_type: FSDP",
+        "fsdp_config:",
+        f"  fsdp_auto_wrap_policy: {policy}",
+    ]
+    if version == 1:
+        lines += ["  fsdp_backward_prefetch: BACKWARD_PRE", "  fsdp_reshard_after_forward: FULL_SHARD",
+                  "  fsdp_state_dict_type: FULL_STATE_DICT", "  fsdp_sync_module_states: true",
+                  "  fsdp_use_orig_params: true"]
+    else:
+        lines += ["  fsdp_reshard_after_forward: true", "  fsdp_state_dict_type: FULL_STATE_DICT"]
+    if cls is not None:
+        lines.append(f"  fsdp_transformer_layer_cls_to_wrap: {cls}")
+    lines.append(f"  fsdp_version: {version}")
+    lines += [ln for ln in extra.splitlines() if ln]
+    lines += ["machine_rank: 0", "mixed_precision: 'no'", "num_machines: 1", "num_processes: 1"]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# MDL001: the wrap class against real models of several architectures (accelerate launch, FSDP, 1 GPU)
+
+def mdl_cases():
+    def one(cid, arch, version, cls, expect, desc):
+        layer, auto, cfg = TINY[arch]
+        d = f"tiny-{arch}"
+        add(cid, "mdl_wrap_class", ["MDL001"], expect, desc,
+            {f"{d}/config.json": _cfg(cfg), "fsdp.yaml": fsdp_yaml(version, cls),
+             "train.py": trainer_script(d, auto),
+             "launch.sh": f"accelerate launch --config_file fsdp.yaml --main_process_port {port()} train.py\n"},
+            "run", gpu=True, models=[{"path": d, "class": auto}])
+
+    wrong = {"llama": "Qwen2DecoderLayer", "qwen2": "LlamaDecoderLayer", "mistral": "LlamaDecoderLayer",
+             "qwen3": "Qwen2DecoderLayer", "gemma": "LlamaDecoderLayer", "phi3": "LlamaDecoderLayer",
+             "gpt2": "LlamaDecoderLayer", "bert": "LlamaDecoderLayer"}
+    for arch, bad in wrong.items():
+        layer = TINY[arch][0]
+        one(f"mdl-{arch}-v2-wrong", arch, 2, bad, "raises",
+            f"FSDP2, {arch} model, wrap class {bad} (another family's layer)")
+        one(f"mdl-{arch}-v2-right", arch, 2, layer, "runs", f"FSDP2, {arch} model, wrap class {layer}")
+    for arch in ("qwen2", "gpt2", "mistral"):
+        layer = TINY[arch][0]
+        one(f"mdl-{arch}-v1-wrong", arch, 1, wrong[arch], "raises",
+            f"FSDP1, {arch} model, wrap class {wrong[arch]}")
+        one(f"mdl-{arch}-v1-right", arch, 1, layer, "runs", f"FSDP1, {arch} model, wrap class {layer}")
+    one("mdl-llama-v2-old-capitals", "llama", 2, "LLaMADecoderLayer", "raises",
+        "FSDP2, llama model, the pre-rename spelling LLaMADecoderLayer")
+    one("mdl-qwen2-v2-list-mixed", "qwen2", 2, "Qwen2DecoderLayer,LlamaDecoderLayer", "raises",
+        "FSDP2, qwen2 model, a comma list naming its layer and Llama's")
+    one("mdl-xlm-roberta-v2-wrong", "xlm-roberta", 2, "BertLayer", "raises",
+        "FSDP2, xlm-roberta model, wrap class BertLayer")
+    one("mdl-xlm-roberta-v2-right", "xlm-roberta", 2, "XLMRobertaLayer", "runs",
+        "FSDP2, xlm-roberta model, wrap class XLMRobertaLayer")
+    one("mdl-qwen2-v2-no-cls", "qwen2", 2, None, "runs",
+        "FSDP2, TRANSFORMER_BASED_WRAP without a class: the model's _no_split_modules decide")
+
+    one("mdl-gemma-v2-gemma2-layer", "gemma", 2, "Gemma2DecoderLayer", "raises",
+        "FSDP2, gemma model, wrap class Gemma2DecoderLayer (the next generation's layer)")
+    one("mdl-llama-v2-ok-attention", "llama", 2, "LlamaAttention", "runs",
+        "near-miss: FSDP2, llama model, wrap class LlamaAttention (a class the model has, not its decoder layer)")
+    one("mdl-qwen2-v1-ok-mlp", "qwen2", 1, "Qwen2MLP", "runs",
+        "near-miss: FSDP1, qwen2 model, wrap class Qwen2MLP (present in the model)")
+
+    # FSDP019 through the accelerate config: FSDP2 activation checkpointing without a wrap policy.
+    for cid, policy, cls, expect in (("fsdp19-yaml-v2-ac-nowrap", "NO_WRAP", None, "raises"),
+                                     ("fsdp19-yaml-v2-ok-ac-transformer", "TRANSFORMER_BASED_WRAP",
+                                      "Qwen2DecoderLayer", "runs")):
+        layer, auto, cfg = TINY["qwen2"]
+        add(cid, "mdl_wrap_class", ["FSDP019"], expect,
+            f"FSDP2 + fsdp_activation_checkpointing: true + {policy} from the accelerate config, qwen2 model",
+            {"tiny-qwen2/config.json": _cfg(cfg),
+             "fsdp.yaml": fsdp_yaml(2, cls, "  fsdp_activation_checkpointing: true", policy=policy),
+             "train.py": trainer_script("tiny-qwen2", auto),
+             "launch.sh": f"accelerate launch --config_file fsdp.yaml --main_process_port {port()} train.py\n"},
+            "run", gpu=True, models=[{"path": "tiny-qwen2", "class": auto}])
+
+    # The Trainer's own fsdp_config (torchrun, one process).
+    def tr(cid, arch, cls, expect, desc, version=None):
+        layer, auto, cfg = TINY[arch]
+        d = f"tiny-{arch}"
+        fc = '{"transformer_layer_cls_to_wrap": ["%s"]%s}' % (cls, f', "version": {version}' if version else "")
+        extra = f'    fsdp="full_shard auto_wrap",\n    fsdp_config={fc},\n'
+        add(cid, "mdl_wrap_class", ["MDL001"], expect, desc,
+            {f"{d}/config.json": _cfg(cfg), "train.py": trainer_script(d, auto, extra),
+             "launch.sh": "torchrun --standalone --nproc_per_node 1 train.py\n"},
+            "run", gpu=True, models=[{"path": d, "class": auto}])
+
+    tr("mdl-tr-qwen2-wrong", "qwen2", "LlamaDecoderLayer", "raises",
+       "Trainer fsdp_config names LlamaDecoderLayer, the model is Qwen2 (FSDP2 default)")
+    tr("mdl-tr-qwen2-right", "qwen2", "Qwen2DecoderLayer", "runs", "Trainer fsdp_config names Qwen2DecoderLayer")
+    tr("mdl-tr-mistral-wrong-v1", "mistral", "LlamaDecoderLayer", "raises",
+       "Trainer fsdp_config (FSDP1) names LlamaDecoderLayer, the model is Mistral", version=1)
+    tr("mdl-tr-gpt2-right-v1", "gpt2", "GPT2Block", "runs", "Trainer fsdp_config (FSDP1) names GPT2Block", version=1)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Launch commands through the real launcher parsers (dry: nothing starts; the script runs with its arguments)
+
+ARGPARSE_SCRIPT = (
+    "import argparse\n\n"
+    "parser = argparse.ArgumentParser()\n"
+    'parser.add_argument("--learning_rate", type=float, default=1e-4)\n'
+    'parser.add_argument("--output_dir", default="out")\n'
+    "args = parser.parse_args()\n"
+    'print("ORACLE args", vars(args))\n'
+)
+HFPARSER_SCRIPT = (
+    "from transformers import HfArgumentParser, TrainingArguments\n\n"
+    "parser = HfArgumentParser(TrainingArguments)\n"
+    "(args,) = parser.parse_args_into_dataclasses()\n"
+    'print("ORACLE args", args.output_dir, args.learning_rate)\n'
+)
+KNOWN_ARGS_SCRIPT = (
+    "import argparse\n\n"
+    "parser = argparse.ArgumentParser()\n"
+    'parser.add_argument("--learning_rate", type=float, default=1e-4)\n'
+    "args, _rest = parser.parse_known_args()\n"
+    'print("ORACLE args", vars(args))\n'
+)
+OWN_NPROC_SCRIPT = (
+    "import argparse\n\n"
+    "parser = argparse.ArgumentParser()\n"
+    'parser.add_argument("--learning_rate", type=float, default=1e-4)\n'
+    'parser.add_argument("--num_processes", type=int, default=1)\n'
+    "args = parser.parse_args()\n"
+    'print("ORACLE args", vars(args))\n'
+)
+MULTI_GPU_YAML = (
+    "compute_environment: LOCAL_MACHINE\n"
+    "distributed_type: MULTI_GPU\n"
+    "machine_rank: 0\n"
+    "mixed_precision: bf16\n"
+    "num_machines: 1\n"
+    "num_processes: 2\n"
+)
+
+
+def launch_cases():
+    def dry(cid, rules, expect, desc, launch, script=ARGPARSE_SCRIPT, extra=None, name="train.py", world=None):
+        files = {"launch.sh": launch, name: script}
+        files.update(extra or {})
+        add(cid, "launch_command", rules, expect, desc, files, "dry", intended_world=world)
+
+    # LCH001: launcher flags after the script.
+    dry("lch1-acc-nproc-after", ["LCH001"], "raises", "accelerate launch train.py ... --num_processes 2",
+        "accelerate launch train.py --learning_rate 2e-5 --num_processes 2\n", world=2)
+    dry("lch1-acc-mp-after", ["LCH001"], "raises", "accelerate launch train.py --mixed_precision bf16",
+        "accelerate launch --num_processes 1 train.py --mixed_precision bf16\n")
+    dry("lch1-acc-config-after", ["LCH001"], "raises", "accelerate launch train.py --config_file ddp.yaml",
+        "accelerate launch train.py --config_file ddp.yaml --learning_rate 2e-5\n",
+        extra={"ddp.yaml": MULTI_GPU_YAML})
+    dry("lch1-acc-multigpu-after", ["LCH001"], "raises", "accelerate launch train.py --multi_gpu",
+        "accelerate launch --num_processes 2 train.py --multi_gpu\n")
+    dry("lch1-torchrun-nproc-after", ["LCH001"], "raises", "torchrun train.py --nproc_per_node 2",
+        "torchrun train.py --nproc_per_node 2 --learning_rate 2e-5\n", world=2)
+    dry("lch1-torchrun-nnodes-after", ["LCH001"], "raises", "torchrun --nproc_per_node 1 train.py --nnodes 1",
+        "torchrun --nproc_per_node 1 train.py --nnodes 1\n")
+    dry("lch1-hfparser-nproc-after", ["LCH001"], "raises",
+        "accelerate launch train.py (HfArgumentParser) --num_processes 2",
+        "accelerate launch train.py --output_dir out --num_processes 2\n", script=HFPARSER_SCRIPT, world=2)
+    dry("lch1-ok-before", ["LCH001"], "runs", "near-miss: the flag before the script",
+        "accelerate launch --num_processes 1 train.py --learning_rate 2e-5\n", world=1)
+    dry("lch1-ok-torchrun-before", ["LCH001"], "runs", "near-miss: torchrun flag before the script",
+        "torchrun --nproc_per_node 1 train.py --learning_rate 2e-5\n", world=1)
+    dry("lch1-ok-script-defines", ["LCH001"], "runs",
+        "near-miss: the script defines --num_processes itself",
+        "accelerate launch --num_processes 1 train.py --num_processes 4\n", script=OWN_NPROC_SCRIPT)
+    dry("lch1-known-args", ["LCH001"], "misbehaves",
+        "the script uses parse_known_args: no error, the launcher never sees --num_processes 2 (one process)",
+        "accelerate launch train.py --learning_rate 2e-5 --num_processes 2\n", script=KNOWN_ARGS_SCRIPT, world=2)
+
+    # LCH002: python written as the script.
+    dry("lch2-acc-python", ["LCH002"], "raises", "accelerate launch python train.py",
+        "accelerate launch --num_processes 1 python train.py --learning_rate 2e-5\n")
+    dry("lch2-acc-multigpu-python", ["LCH002"], "raises", "accelerate launch --multi_gpu python train.py",
+        "accelerate launch --multi_gpu --num_processes 2 python train.py\n")
+    dry("lch2-torchrun-python", ["LCH002"], "raises", "torchrun python train.py",
+        "torchrun --nproc_per_node 1 python train.py\n")
+    dry("lch2-torchrun-python3", ["LCH002"], "raises", "torchrun python3 train.py",
+        "torchrun --standalone --nproc_per_node 1 python3 train.py --learning_rate 1e-5\n")
+    dry("lch2-ok-torchrun-no-python", ["LCH002"], "runs", "near-miss: torchrun --no-python python train.py",
+        "torchrun --nproc_per_node 1 --no-python python train.py\n")
+    dry("lch2-ok-acc-no-python", ["LCH002"], "runs", "near-miss: accelerate launch --no_python python train.py",
+        "accelerate launch --num_processes 1 --no_python python train.py\n")
+    dry("lch2-ok-module", ["LCH002"], "runs", "near-miss: accelerate launch -m a module",
+        "accelerate launch --num_processes 1 -m trainpkg.main --learning_rate 2e-5\n",
+        extra={"trainpkg/__init__.py": "", "trainpkg/main.py": ARGPARSE_SCRIPT}, script="print('unused')\n")
+
+    # LCH003: broken continuations.
+    dry("lch3-trailing-space", ["LCH003"], "misbehaves", "a backslash followed by a space",
+        "accelerate launch --num_processes 1 train.py \\ \n  --learning_rate 2e-5 \\\n  --output_dir out\n")
+    dry("lch3-missing-backslash", ["LCH003"], "misbehaves", "a missing backslash before an option line",
+        "torchrun --nproc_per_node 1 train.py \\\n  --learning_rate 2e-5\n  --output_dir out\n")
+    dry("lch3-missing-before-script", ["LCH003"], "misbehaves", "a missing backslash before the script line",
+        "accelerate launch --num_processes 1\n  train.py --learning_rate 2e-5\n")
+    dry("lch3-ok-continued", ["LCH003"], "runs", "near-miss: every line continued",
+        "accelerate launch --num_processes 1 train.py \\\n  --learning_rate 2e-5 \\\n  --output_dir out\n")
+    dry("lch3-ok-and-list", ["LCH003"], "runs", "near-miss: a line ending in && (a list, not arguments)",
+        "cd . &&\n  accelerate launch --num_processes 1 train.py --learning_rate 2e-5\n")
+
+    # LCH004: unquoted path with a space.
+    dry("lch4-config-space", ["LCH004"], "raises", "--config_file my configs/ddp.yaml unquoted",
+        "accelerate launch --config_file my configs/ddp.yaml train.py\n",
+        extra={"my configs/ddp.yaml": MULTI_GPU_YAML})
+    dry("lch4-ok-quoted", ["LCH004"], "runs", "near-miss: the same path quoted (one process config)",
+        'accelerate launch --config_file "my configs/one.yaml" train.py\n',
+        extra={"my configs/one.yaml": MULTI_GPU_YAML.replace("MULTI_GPU", "'NO'").replace("num_processes: 2",
+                                                                                       "num_processes: 1")})
+    dry("lch4-script-space", ["LCH004"], "raises", "an unquoted script path with a space",
+        "torchrun --nproc_per_node 1 my scripts/train.py --learning_rate 2e-5\n", name="my scripts/train.py")
+
+    # LCH005 / ACC005 / ACC010: process counts.
+    def yaml_cfg(dt, nproc, nmach=1, extra=""):
+        return (f"compute_environment: LOCAL_MACHINE\ndistributed_type: {dt}\n{extra}machine_rank: 0\n"
+                "main_process_ip: 10.0.0.1\nmain_process_port: 29500\nmixed_precision: bf16\n"
+                f"num_machines: {nmach}\nnum_processes: {nproc}\n")
+
+    def cfgcase(cid, rules, expect, desc, cfg, flags=""):
+        dry(cid, rules, expect, desc, f"accelerate launch --config_file cfg.yaml {flags}train.py\n",
+            extra={"cfg.yaml": cfg})
+
+    cfgcase("lch5-6-on-4", ["LCH005"], "misbehaves", "num_processes 6 on 4 machines", yaml_cfg("MULTI_GPU", 6, 4))
+    cfgcase("lch5-2-on-4", ["LCH005"], "misbehaves", "num_processes 2 on 4 machines (0 per machine)",
+            yaml_cfg("MULTI_GPU", 2, 4))
+    cfgcase("lch5-fsdp-12-on-8", ["LCH005"], "misbehaves", "FSDP, num_processes 12 on 8 machines",
+            yaml_cfg("FSDP", 12, 8, "fsdp_config:\n  fsdp_version: 2\n"))
+    cfgcase("lch5-ok-16-on-2", ["LCH005"], "runs", "near-miss: 16 on 2 machines", yaml_cfg("MULTI_GPU", 16, 2))
+    cfgcase("lch5-ok-8-on-1", ["LCH005"], "runs", "near-miss: 8 on 1 machine", yaml_cfg("MULTI_GPU", 8, 1))
+    dry("lch5-cli-6-on-4", ["LCH005"], "misbehaves", "--num_processes 6 --num_machines 4 on the command line",
+        "accelerate launch --multi_gpu --num_processes 6 --num_machines 4 --machine_rank 0 "
+        "--main_process_ip 10.0.0.1 --main_process_port 29500 train.py\n")
+    cfgcase("acc10-no-4", ["ACC010"], "misbehaves", "distributed_type NO with num_processes 4",
+            yaml_cfg("'NO'", 4))
+    cfgcase("acc10-ok-no-1", ["ACC010"], "runs", "near-miss: NO with 1 process", yaml_cfg("'NO'", 1))
+    cfgcase("acc10-ok-flag", ["ACC010"], "runs", "near-miss: NO in the file, --multi_gpu on the command line",
+            yaml_cfg("'NO'", 4), flags="--multi_gpu ")
+    cfgcase("acc5-one-id", ["ACC005"], "raises", "MULTI_GPU, 2 processes, gpu_ids '0'",
+            yaml_cfg("MULTI_GPU", 2, extra="gpu_ids: '0'\n"))
+    cfgcase("acc5-three-ids", ["ACC005"], "misbehaves", "MULTI_GPU, 2 processes, gpu_ids '0,1,2'",
+            yaml_cfg("MULTI_GPU", 2, extra="gpu_ids: 0,1,2\n"))
+    cfgcase("acc5-ok-two-ids", ["ACC005"], "runs", "near-miss: 2 processes, gpu_ids 0,1",
+            yaml_cfg("MULTI_GPU", 2, extra="gpu_ids: 0,1\n"))
+    cfgcase("acc5-ok-all", ["ACC005"], "runs", "near-miss: gpu_ids all", yaml_cfg("MULTI_GPU", 4, extra="gpu_ids: all\n"))
+    dry("acc5-cli-one-id", ["ACC005"], "raises", "--multi_gpu --num_processes 2 --gpu_ids 0",
+        "accelerate launch --multi_gpu --num_processes 2 --gpu_ids 0 train.py\n")
+
+    # LCH007: the legacy launcher appends --local-rank.
+    dry("lch7-legacy-launch", ["LCH007"], "raises",
+        "python -m torch.distributed.launch, argparse script without --local-rank",
+        "python -m torch.distributed.launch --nproc_per_node 1 train.py --learning_rate 2e-5\n")
+    dry("lch7-ok-defines-local-rank", ["LCH007"], "runs", "near-miss: the script defines --local-rank",
+        "python -m torch.distributed.launch --nproc_per_node 1 train.py\n",
+        script=ARGPARSE_SCRIPT.replace('args = parser', 'parser.add_argument("--local-rank", type=int, default=0)\n'
+                                                         'args = parser'))
+    dry("lch7-underscore-only", ["LCH007"], "raises",
+        "the script defines --local_rank (underscore) only; the launcher passes --local-rank",
+        "python -m torch.distributed.launch --nproc_per_node 1 train.py\n",
+        script=ARGPARSE_SCRIPT.replace('args = parser', 'parser.add_argument("--local_rank", type=int, default=0)\n'
+                                                        'args = parser'))
+    dry("lch7-ok-use-env", ["LCH007"], "runs", "near-miss: torch.distributed.launch --use-env",
+        "python -m torch.distributed.launch --use-env --nproc_per_node 1 train.py\n")
+    dry("lch7-ok-torchrun", ["LCH007"], "runs", "near-miss: torchrun sets LOCAL_RANK only",
+        "torchrun --nproc_per_node 1 train.py\n")
+    dry("lch7-ok-hfparser", ["LCH007"], "runs", "near-miss: HfArgumentParser script (TrainingArguments has --local_rank)",
+        "python -m torch.distributed.launch --nproc_per_node 1 train.py --output_dir out\n", script=HFPARSER_SCRIPT)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# TrainingArguments / HfArgumentParser (CPU, `python train.py`)
+
+def ta_script(kwargs: str, cls: str = "TrainingArguments") -> str:
+    return (f"from transformers import {cls}\n\n"
+            f'args = {cls}(output_dir="out", {kwargs})\n'
+            'print("ORACLE built", args.fsdp if hasattr(args, "fsdp") else None)\n')
+
+
+def hf_cases():
+    def ta(cid, rules, expect, desc, kwargs, cls="TrainingArguments"):
+        add(cid, "training_args", rules, expect, desc,
+            {"launch.sh": "python train.py\n", "train.py": ta_script(kwargs, cls)}, "run")
+
+    def parser(cid, rules, expect, desc, argv):
+        add(cid, "training_args", rules, expect, desc,
+            {"launch.sh": f"python train.py --output_dir out {argv}\n", "train.py": HFPARSER_SCRIPT}, "run")
+
+    # HF004
+    ta("hf4-hybrid-auto-wrap", ["HF004"], "raises", "fsdp='hybrid_shard auto_wrap', FSDP2 default",
+       'fsdp="hybrid_shard auto_wrap"')
+    ta("hf4-hybrid-zero2-v2", ["HF004"], "raises", "fsdp='hybrid_shard_zero2 auto_wrap', version 2",
+       'fsdp="hybrid_shard_zero2 auto_wrap", fsdp_config={"version": 2}')
+    ta("hf4-upper-full-shard", ["HF004"], "raises", "fsdp='FULL_SHARD' (upper case)", 'fsdp="FULL_SHARD"')
+    ta("hf4-no-shard-cls", ["HF004"], "raises", "fsdp='no_shard auto_wrap' with a wrap class",
+       'fsdp="no_shard auto_wrap", fsdp_config={"transformer_layer_cls_to_wrap": ["LlamaDecoderLayer"]}')
+    ta("hf4-list-hybrid", ["HF004"], "raises", "fsdp as a list ['hybrid_shard', 'auto_wrap']",
+       'fsdp=["hybrid_shard", "auto_wrap"]')
+    ta("hf4-ok-full-shard-offload", ["HF004"], "runs", "near-miss: fsdp='full_shard offload auto_wrap'",
+       'fsdp="full_shard offload auto_wrap"')
+    ta("hf4-ok-shard-grad-op", ["HF004"], "runs", "near-miss: fsdp='shard_grad_op auto_wrap'",
+       'fsdp="shard_grad_op auto_wrap"')
+    ta("hf4-ok-hybrid-fsdp-version-1", ["HF004"], "runs", "near-miss: hybrid_shard with fsdp_config fsdp_version 1",
+       'fsdp="hybrid_shard auto_wrap", fsdp_config={"fsdp_version": 1}')
+    ta("hf4-ok-true", ["HF004"], "runs", "near-miss: fsdp=True", "fsdp=True")
+    parser("hf4-cli-hybrid", ["HF004"], "raises", "--fsdp 'hybrid_shard auto_wrap' through HfArgumentParser",
+           "--fsdp 'hybrid_shard auto_wrap'")
+    parser("hf4-cli-ok-full", ["HF004"], "runs", "near-miss: --fsdp 'full_shard auto_wrap'",
+           "--fsdp 'full_shard auto_wrap'")
+
+    # HF008
+    ta("hf8-evaluation-strategy", ["HF008"], "raises", "TrainingArguments(evaluation_strategy=...)",
+       'evaluation_strategy="steps"')
+    ta("hf8-seq2seq-evaluation-strategy", ["HF008"], "raises", "Seq2SeqTrainingArguments(evaluation_strategy=...)",
+       'evaluation_strategy="epoch", save_strategy="epoch"', cls="Seq2SeqTrainingArguments")
+    ta("hf8-fsdp-min-num-params", ["HF008"], "raises", "TrainingArguments(fsdp_min_num_params=...)",
+       'fsdp="full_shard auto_wrap", fsdp_min_num_params=100000')
+    ta("hf8-fsdp-cls-kwarg", ["HF008"], "raises", "TrainingArguments(fsdp_transformer_layer_cls_to_wrap=...)",
+       'fsdp="full_shard auto_wrap", fsdp_transformer_layer_cls_to_wrap="LlamaDecoderLayer"')
+    parser("hf8-cli-evaluation-strategy", ["HF008"], "raises", "--evaluation_strategy steps (HfArgumentParser)",
+           "--evaluation_strategy steps")
+    parser("hf8-cli-fsdp-cls", ["HF008"], "raises", "--fsdp_transformer_layer_cls_to_wrap (HfArgumentParser)",
+           "--fsdp 'full_shard auto_wrap' --fsdp_transformer_layer_cls_to_wrap LlamaDecoderLayer")
+    ta("hf8-ok-eval-strategy", ["HF008"], "runs", "near-miss: eval_strategy", 'eval_strategy="steps"')
+    parser("hf8-cli-ok-eval-strategy", ["HF008"], "runs", "near-miss: --eval_strategy steps", "--eval_strategy steps")
+
+    # HF011
+    parser("hf11-cli-epoch-vs-steps", ["HF011"], "raises", "--load_best_model_at_end --eval_strategy epoch",
+           "--load_best_model_at_end --eval_strategy epoch")
+    parser("hf11-cli-steps-not-multiple", ["HF011"], "raises", "save_steps 500, eval_steps 300",
+           "--load_best_model_at_end --eval_strategy steps --eval_steps 300 --save_steps 500")
+    parser("hf11-cli-ok-epoch", ["HF011"], "runs", "near-miss: epoch / epoch",
+           "--load_best_model_at_end --eval_strategy epoch --save_strategy epoch")
+    ta("hf11-defaults", ["HF011"], "raises", "load_best_model_at_end alone (eval 'no', save 'steps')",
+       "load_best_model_at_end=True")
+    ta("hf11-ok-best", ["HF011"], "runs", "near-miss: save_strategy='best'",
+       'load_best_model_at_end=True, eval_strategy="epoch", save_strategy="best", metric_for_best_model="loss"')
+    ta("hf11-seq2seq-steps", ["HF011"], "raises", "Seq2Seq: save_steps 1000, eval_steps 300",
+       'load_best_model_at_end=True, eval_strategy="steps", eval_steps=300, save_steps=1000',
+       cls="Seq2SeqTrainingArguments")
+    ta("hf11-ok-steps-multiple", ["HF011"], "runs", "near-miss: save_steps 600, eval_steps 200",
+       'load_best_model_at_end=True, eval_strategy="steps", eval_steps=200, save_steps=600')
+
+    # FSDP005 / HF via the Trainer's fsdp_config
+    ta("hf-fsdp2-size-wrap-str", ["FSDP005"], "raises", "fsdp_config min_num_params as the string '1e6'",
+       'fsdp=True, fsdp_config={"auto_wrap_policy": "SIZE_BASED_WRAP", "min_num_params": "1e6"}')
+
+    # YAML typing through HfArgumentParser.parse_yaml_file (consumer keeps the string)
+    yscript = ("import sys\n\nimport torch\n"
+               "from transformers import HfArgumentParser, TrainingArguments\n\n"
+               "parser = HfArgumentParser(TrainingArguments)\n"
+               "(args,) = parser.parse_yaml_file(sys.argv[1])\n"
+               "model = torch.nn.Linear(4, 4)\n"
+               "optimizer = torch.optim.AdamW(model.parameters(), lr=args.learning_rate)\n"
+               'print("ORACLE lr", repr(args.learning_rate))\n')
+    for cid, val, expect in (("yml-hfparser-lr-6e-06", "6e-06", "raises"), ("yml-hfparser-lr-2e-5", "2e-5", "raises"),
+                             ("yml-hfparser-ok-lr-6.0e-06", "6.0e-06", "runs"),
+                             ("yml-hfparser-ok-lr-0.00002", "0.00002", "runs")):
+        add(cid, "yaml_typing", ["YML001"], expect,
+            f"learning_rate: {val} in a YAML read by HfArgumentParser.parse_yaml_file, then the optimizer",
+            {"launch.sh": "python train.py args.yaml\n", "train.py": yscript,
+             "args.yaml": f"output_dir: out\nlearning_rate: {val}\nnum_train_epochs: 1\n"}, "run")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# FSDP013: DDP arguments passed to FSDP constructors (CPU)
+
+def fsdp13_cases():
+    def py(cid, expect, desc, body):
+        add(cid, "fsdp_kwargs", ["FSDP013"], expect, desc,
+            {"launch.sh": "python train.py\n", "train.py": body + 'print("ORACLE built")\n'}, "run")
+
+    py("fsdp13-fsdp1-bucket-cap", "raises", "FullyShardedDataParallel(model, bucket_cap_mb=50)",
+       "import torch\nfrom torch.distributed.fsdp import FullyShardedDataParallel as FSDP\n\n"
+       "model = FSDP(torch.nn.Linear(4, 4), use_orig_params=True, bucket_cap_mb=50)\n")
+    py("fsdp13-fsdp1-find-unused", "raises", "FullyShardedDataParallel(model, find_unused_parameters=False)",
+       "import torch\nfrom torch.distributed.fsdp import FullyShardedDataParallel as FSDP\n\n"
+       "model = FSDP(torch.nn.Linear(4, 4), find_unused_parameters=False)\n")
+    py("fsdp13-fully-shard-static-graph", "raises", "fully_shard(model, static_graph=True)",
+       "import torch\nfrom torch.distributed.fsdp import fully_shard\n\n"
+       "model = torch.nn.Linear(4, 4)\nfully_shard(model, static_graph=True)\n")
+    py("fsdp13-plugin-broadcast-buffers", "raises", "FullyShardedDataParallelPlugin(broadcast_buffers=False)",
+       "from accelerate import FullyShardedDataParallelPlugin\n\n"
+       "plugin = FullyShardedDataParallelPlugin(fsdp_version=2, broadcast_buffers=False)\n")
+    py("fsdp13-plugin-gradient-as-bucket-view", "raises",
+       "FullyShardedDataParallelPlugin(gradient_as_bucket_view=True)",
+       "from accelerate import FullyShardedDataParallelPlugin\n\n"
+       "plugin = FullyShardedDataParallelPlugin(gradient_as_bucket_view=True)\n")
+    py("fsdp13-ok-plugin", "runs", "near-miss: FullyShardedDataParallelPlugin(use_orig_params=True)",
+       "from accelerate import FullyShardedDataParallelPlugin\n\n"
+       "plugin = FullyShardedDataParallelPlugin(fsdp_version=1, use_orig_params=True)\n")
+    py("fsdp13-ok-ddp-kwargs", "runs", "near-miss: the DDP arguments given to DistributedDataParallelKwargs",
+       "from accelerate.utils import DistributedDataParallelKwargs\n\n"
+       "kwargs = DistributedDataParallelKwargs(bucket_cap_mb=50, find_unused_parameters=False)\n")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# TRL configs and trainers (CPU; TRL 1.10.0.dev0 source, commit f2cd577)
+
+def trl_cases():
+    def grpo(cid, expect, desc, kwargs):
+        add(cid, "trl", ["HF010"], expect, desc,
+            {"launch.sh": "python train_grpo.py\n",
+             "train_grpo.py": "from trl import GRPOConfig\n\n"
+                              f'args = GRPOConfig(output_dir="out", {kwargs})\n'
+                              'print("ORACLE generation_batch_size", args.generation_batch_size)\n'}, "run")
+
+    grpo("hf10-pdb1", "raises", "GRPOConfig per_device_train_batch_size=1, 8 generations, one process",
+         "per_device_train_batch_size=1")
+    grpo("hf10-pdb3-gen4", "raises", "per-device batch 3, num_generations 4", "per_device_train_batch_size=3, num_generations=4")
+    grpo("hf10-gen1", "raises", "num_generations=1", "per_device_train_batch_size=4, num_generations=1")
+    grpo("hf10-genbatch6-gen4", "raises", "generation_batch_size=6, num_generations 4",
+         "per_device_train_batch_size=2, generation_batch_size=6, num_generations=4")
+    grpo("hf10-ok-pdb8", "runs", "near-miss: per-device batch 8, 8 generations", "per_device_train_batch_size=8")
+    grpo("hf10-ok-ga8", "runs", "near-miss: per-device batch 1, accumulation 8",
+         "per_device_train_batch_size=1, gradient_accumulation_steps=8")
+    grpo("hf10-ok-pdb4-gen4", "runs", "near-miss: per-device batch 4, num_generations 4",
+         "per_device_train_batch_size=4, num_generations=4")
+
+    def trainer(cid, expect, desc, body):
+        add(cid, "trl", ["HF012"], expect, desc,
+            {"launch.sh": "python train.py\n", "train.py": body + 'print("ORACLE built")\n'}, "run")
+
+    trainer("hf12-sft-dataset-text-field", "raises", "SFTTrainer(dataset_text_field=...)",
+            "from transformers import TrainingArguments\nfrom trl import SFTTrainer\n\n"
+            'trainer = SFTTrainer(model="tiny-llama", args=TrainingArguments(output_dir="out"), '
+            'dataset_text_field="text")\n')
+    trainer("hf12-sft-max-seq-length", "raises", "SFTTrainer(max_seq_length=...)",
+            "from trl import SFTConfig, SFTTrainer\n\n"
+            'trainer = SFTTrainer(model="tiny-llama", args=SFTConfig(output_dir="out"), max_seq_length=512)\n')
+    trainer("hf12-sft-tokenizer", "raises", "SFTTrainer(tokenizer=...)",
+            "from trl import SFTConfig, SFTTrainer\n\n"
+            'trainer = SFTTrainer(model="tiny-llama", args=SFTConfig(output_dir="out"), tokenizer=None)\n')
+    trainer("hf12-dpo-beta", "raises", "DPOTrainer(beta=...)",
+            "from trl import DPOConfig, DPOTrainer\n\n"
+            'trainer = DPOTrainer(model="tiny-llama", args=DPOConfig(output_dir="out"), beta=0.1)\n')
+    trainer("hf12-ok-sft-config", "runs", "near-miss: the same settings in SFTConfig",
+            "from trl import SFTConfig\n\n"
+            'config = SFTConfig(output_dir="out", dataset_text_field="text", max_length=512)\n')
+    trainer("hf12-ok-dpo-config", "runs", "near-miss: beta in DPOConfig",
+            "from trl import DPOConfig\n\n"
+            'config = DPOConfig(output_dir="out", beta=0.1)\n')
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Lightning 2.6 (GPU, one device) and SLURM (CPU, srun's variables for rank 0)
+
+LIGHTNING_MODULE = (
+    "import torch\n"
+    "import lightning as L\n"
+    "from torch.utils.data import DataLoader, TensorDataset\n\n\n"
+    "class Tiny(L.LightningModule):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.net = torch.nn.Sequential(torch.nn.Linear(16, 16), torch.nn.ReLU(), torch.nn.Linear(16, 1))\n\n"
+    "    def training_step(self, batch, batch_idx):\n"
+    "        return self.net(batch[0]).pow(2).mean()\n\n"
+    "    def configure_optimizers(self):\n"
+    "        return torch.optim.AdamW(self.parameters(), lr=1e-3)\n\n\n"
+    "data = DataLoader(TensorDataset(torch.randn(8, 16)), batch_size=2)\n"
+)
+PL_QUIET = "max_steps=1, logger=False, enable_checkpointing=False, enable_progress_bar=False, enable_model_summary=False"
+
+
+def lightning_cases():
+    def pl(cid, rules, expect, desc, strategy, trainer_kw, after="", imports=""):
+        body = (LIGHTNING_MODULE + imports +
+                f"trainer = L.Trainer(accelerator=\"gpu\", devices=1, strategy={strategy}, {trainer_kw}{PL_QUIET})\n"
+                "trainer.fit(Tiny(), data)\n" + after + 'print("ORACLE fitted")\n')
+        add(cid, "lightning", rules, expect, desc, {"launch.sh": "python train.py\n", "train.py": body}, "run",
+            gpu=True, timeout=120)
+
+    fsdp_imp = "from lightning.pytorch.strategies import FSDPStrategy\n\n"
+    pl("pl1-clip-norm-default", ["PL001"], "raises", "FSDPStrategy() + gradient_clip_val=1.0 (norm by default)",
+       "FSDPStrategy()", "gradient_clip_val=1.0, ", imports=fsdp_imp)
+    pl("pl1-clip-norm-explicit", ["PL001"], "raises", "FSDPStrategy() + gradient_clip_algorithm='norm'",
+       "FSDPStrategy()", 'gradient_clip_val=0.5, gradient_clip_algorithm="norm", ', imports=fsdp_imp)
+    pl("pl1-clip-norm-string-strategy", ["PL001"], "raises", "strategy='fsdp' + gradient_clip_val=1.0",
+       '"fsdp"', "gradient_clip_val=1.0, ")
+    pl("pl1-ok-clip-value", ["PL001"], "runs", "near-miss: gradient_clip_algorithm='value'",
+       "FSDPStrategy()", 'gradient_clip_val=1.0, gradient_clip_algorithm="value", ', imports=fsdp_imp)
+    pl("pl1-ok-no-clip", ["PL001"], "runs", "near-miss: no clipping", "FSDPStrategy()", "", imports=fsdp_imp)
+    pl("pl1-ok-ddp-clip-norm", ["PL001"], "runs", "near-miss: DDP + clipping by norm", '"ddp"',
+       "gradient_clip_val=1.0, ")
+    save = 'trainer.save_checkpoint("ckpt")\n'
+    pl("pl2-sharded-state-dict", ["PL002"], "raises", "FSDPStrategy(state_dict_type='SHARDED_STATE_DICT'), save",
+       'FSDPStrategy(state_dict_type="SHARDED_STATE_DICT")', "", after=save, imports=fsdp_imp)
+    pl("pl2-full-upper", ["PL002"], "raises", "FSDPStrategy(state_dict_type='FULL'), save",
+       'FSDPStrategy(state_dict_type="FULL")', "", after=save, imports=fsdp_imp)
+    pl("pl2-ok-sharded", ["PL002"], "runs", "near-miss: state_dict_type='sharded'",
+       'FSDPStrategy(state_dict_type="sharded")', "", after=save, imports=fsdp_imp)
+    pl("pl2-ok-full", ["PL002"], "runs", "near-miss: state_dict_type='full'",
+       'FSDPStrategy(state_dict_type="full")', "", after=save, imports=fsdp_imp)
+
+    def slurm(cid, expect, desc, directives, trainer_kw):
+        body = (LIGHTNING_MODULE +
+                f"trainer = L.Trainer(accelerator=\"cpu\", {trainer_kw}, {PL_QUIET})\n"
+                "trainer.fit(Tiny(), data)\n" + 'print("ORACLE fitted")\n')
+        job = "#!/bin/bash\n" + "".join(f"#SBATCH {d}\n" for d in directives) + "srun python train.py\n"
+        add(cid, "slurm", ["PL004"], expect, desc, {"job.sbatch": job, "train.py": body}, "slurm", timeout=60)
+
+    slurm("pl4-devices-vs-tasks", "raises", "devices=2, --ntasks-per-node=1",
+          ["--nodes=1", "--ntasks-per-node=1"], "devices=2, num_nodes=1")
+    slurm("pl4-nodes", "raises", "num_nodes=1, --nodes=2", ["--nodes=2", "--ntasks-per-node=1"],
+          "devices=1, num_nodes=1")
+    slurm("pl4-ok-matching", "runs", "near-miss: devices=1, --ntasks-per-node=1, one node",
+          ["--nodes=1", "--ntasks-per-node=1"], "devices=1, num_nodes=1")
+    slurm("pl4-ntasks-only", "raises", "--ntasks=2 without --ntasks-per-node", ["--nodes=1", "--ntasks=2"],
+          "devices=2, num_nodes=1")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# bitsandbytes under an accelerate FSDP config (GPU, one process)
+
+def bnb_cases():
+    def q(cid, rules, expect, desc, version, load, launch=None, patterns=None):
+        _layer, auto, cfg = TINY["llama"]
+        body = (
+            "import torch\n"
+            "from peft import LoraConfig, get_peft_model\n"
+            "from transformers import AutoModelForCausalLM, BitsAndBytesConfig, Trainer, TrainingArguments\n\n"
+            'args = TrainingArguments(output_dir="out", max_steps=1, per_device_train_batch_size=2, report_to="none",\n'
+            '                         save_strategy="no", bf16=True)\n'
+            f"{load}\n"
+            'model = get_peft_model(model, LoraConfig(r=4, lora_alpha=8, target_modules=["q_proj", "v_proj"]))\n'
+            'data = [{"input_ids": torch.arange(16) % 100, "labels": torch.arange(16) % 100} for _ in range(4)]\n'
+            "Trainer(model=model, args=args, train_dataset=data).train()\n"
+            'print("ORACLE trained")\n')
+        files = {"tiny-llama/config.json": _cfg(cfg), "train.py": body}
+        if version:
+            files["fsdp.yaml"] = fsdp_yaml(version, "LlamaDecoderLayer").replace("mixed_precision: 'no'",
+                                                                                  "mixed_precision: bf16")
+            files["launch.sh"] = f"accelerate launch --config_file fsdp.yaml --main_process_port {port()} train.py\n"
+        else:
+            files["launch.sh"] = launch or "python train.py\n"
+        add(cid, "bnb_fsdp_config", rules, expect, desc, files, "run", gpu=True,
+            models=[{"path": "tiny-llama", "class": "AutoModelForCausalLM"}], timeout=150, anomaly_patterns=patterns)
+
+    q8 = ('model = AutoModelForCausalLM.from_pretrained("tiny-llama", '
+          "quantization_config=BitsAndBytesConfig(load_in_8bit=True))")
+    q4_default = ('bnb = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_compute_dtype=torch.bfloat16)\n'
+                  'model = AutoModelForCausalLM.from_pretrained("tiny-llama", quantization_config=bnb, '
+                  "dtype=torch.bfloat16)")
+    q4_bf16 = ('bnb = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_compute_dtype=torch.bfloat16, '
+               'bnb_4bit_quant_storage=torch.bfloat16)\n'
+               'model = AutoModelForCausalLM.from_pretrained("tiny-llama", quantization_config=bnb, '
+               "dtype=torch.bfloat16)")
+    q("qnt1-acc-v1-8bit", ["QNT001"], "raises", "8-bit model under an accelerate FSDP1 config", 1, q8)
+    q("qnt1-acc-v2-8bit", ["QNT001"], "raises", "8-bit model under an accelerate FSDP2 config", 2, q8)
+    q("qnt1-ok-8bit-one-gpu", ["QNT001"], "runs", "near-miss: 8-bit LoRA without FSDP, python train.py", 0, q8)
+    q("fsdp11-acc-v1-default-storage", ["FSDP011"], "raises", "4-bit default storage under an accelerate FSDP1 config",
+      1, q4_default)
+    q("fsdp11-acc-v1-ok-bf16-storage", ["FSDP011"], "runs", "near-miss: 4-bit storage bf16, FSDP1 config", 1, q4_bf16)
+    q("fsdp11-acc-v2-default-storage", ["FSDP011"], "misbehaves",
+      "4-bit default storage under FSDP2 (trains; the quantized weights are not sharded)", 2, q4_default,
+      patterns=[r"non-floating frozen Params4bit"])
+    q("qnt2-acc-v2-device-map-local", ["QNT002"], "runs", "device_map={'': 0} under an accelerate FSDP2 config", 2,
+      'model = AutoModelForCausalLM.from_pretrained("tiny-llama", device_map={"": 0}, dtype=torch.bfloat16)')
+    q("qnt1-ok-4bit-one-gpu", ["QNT001", "FSDP011"], "runs", "near-miss: 4-bit default storage without FSDP", 0,
+      q4_default)
+
+
+def main():
+    mdl_cases()
+    launch_cases()
+    hf_cases()
+    fsdp13_cases()
+    trl_cases()
+    lightning_cases()
+    bnb_cases()
+    out = Path(__file__).with_name("lib_cases.json")
+    doc = {"format": "launchlint-lib-oracle-cases/1", "generated_by": "tools/oracle/lib_generate_cases.py",
+           "count": len(CASES), "cases": CASES}
+    out.write_text(json.dumps(doc, indent=1) + "\n")
+    groups = {}
+    for c in CASES:
+        groups[c["group"]] = groups.get(c["group"], 0) + 1
+    print(f"wrote {out}: {len(CASES)} cases {groups}")
+
+
+if __name__ == "__main__":
+    main()

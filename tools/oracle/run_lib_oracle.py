@@ -1,0 +1,608 @@
+#!/usr/bin/env python3
+"""Ground-truth oracle for whole launches: the files launchlint reads, run by the real libraries.
+
+Every case of ``lib_cases.json`` (written by ``lib_generate_cases.py``) is a small project: ``files`` (a
+``launch.sh`` and the scripts, YAML and ``config.json`` files it uses) plus ``oracle`` (how to run it). Each case
+runs in a fresh Python subprocess, in a temporary folder holding exactly those files:
+
+  run   ``bash launch.sh`` with the real ``python``, ``accelerate`` and ``torchrun`` (wrappers around this
+        interpreter, so the launch uses the libraries under test). Tiny models named in ``oracle.models`` are
+        first saved (weights + config) into their folders, from the ``config.json`` the case ships: nothing is
+        downloaded. The launch "raised" when its exit status is not 0.
+  dry   ``bash launch.sh`` with recording stand-ins for ``accelerate``, ``torchrun``, ``python`` and
+        ``deepspeed`` (nothing starts), then every recorded command goes through the real launcher code:
+        accelerate's ``launch_command_parser`` + ``_validate_launch_command`` + the environment its launcher
+        would build (``prepare_multi_gpu_env`` / ``prepare_simple_launcher_cmd_env``), torch's
+        ``torch.distributed.run`` (``get_args_parser`` + ``config_from_args``) or ``torch.distributed.launch``
+        argument handling, and then the training script runs for real (one process, CPU) with exactly the
+        arguments the launcher would hand it. Multi-node and multi-GPU launches are never started; what the
+        launcher would start (processes per node, visible GPUs) is recorded and compared with what the config
+        says ("anomalies").
+  slurm ``#SBATCH`` directives of the case's batch script are turned into the variables ``srun`` sets for rank 0
+        (``SLURM_NTASKS``, ``SLURM_NTASKS_PER_NODE``, ``SLURM_NNODES``, ...) and the ``srun`` command's script runs
+        in one process with them.
+
+Each result: ``outcome`` = ``raised`` (a launcher step or the script failed), ``misbehaved`` (everything ran, but
+with ``anomalies``: a shell line run as a command of its own, fewer processes than configured, GPU ids not
+matching the processes), ``clean``, or ``unavailable`` (a library the case needs is not installed: not a
+result). ``error`` = {type, message, where} of the primary exception (from the traceback on stderr).
+
+Usage (GPU machine with the libraries; nothing is downloaded):
+    python3 tools/oracle/run_lib_oracle.py --cases tools/oracle/lib_cases.json --out tools/oracle/lib_results.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import datetime
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import run_oracle as base  # noqa: E402  (environment scrubbing, library versions)
+
+RESULT_FORMAT = "launchlint-lib-oracle-results/1"
+MISSING_LIBS = ("trl", "datasets", "bitsandbytes", "deepspeed", "lightning", "peft", "tyro", "torchtitan")
+
+EXC_LINE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Warning|Interrupt|NotFound))(?::\s?(.*))?$")
+FILE_LINE = re.compile(r'^\s*File "([^"]+)", line (\d+)')
+WRAPPER_EXC = ("ChildFailedError", "CalledProcessError", "torch.distributed.elastic.multiprocessing.errors.ChildFailedError",
+               "subprocess.CalledProcessError")
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# stderr -> error record
+
+
+def parse_errors(text: str, folder: str | None = None) -> list[dict]:
+    """Every exception line of the tracebacks in ``text`` (in order), with the innermost library frame above it,
+    plus argparse's ``error:`` lines and Python's ``can't open file``. Paths inside the case folder are written
+    relative to it."""
+    if folder:
+        text = text.replace(os.path.realpath(folder) + "/", "").replace(folder + "/", "")
+    out = []
+    last_where = None
+    for raw in text.splitlines():
+        line = raw.rstrip()
+        m = FILE_LINE.match(line)
+        if m:
+            short = base._short_path(m.group(1))
+            last_where = f"{short}:{m.group(2)}"
+            continue
+        if line.startswith("Traceback"):
+            last_where = None
+            continue
+        s = line.strip()
+        if ": error: " in s and s.split(":", 1)[0].endswith((".py", "launch", "torchrun", "accelerate", "run.py")):
+            out.append({"type": "SystemExit", "message": s.split(": error: ", 1)[1][:500], "where": "argparse"})
+            continue
+        if "can't open file" in s and "No such file" in s:
+            out.append({"type": "FileNotFoundError", "message": s[:500], "where": "python"})
+            continue
+        m = EXC_LINE.match(s)
+        if m and not s.startswith(("UserWarning", "FutureWarning", "DeprecationWarning")) and "Warning" not in m.group(1):
+            out.append({"type": m.group(1).rsplit(".", 1)[-1], "message": (m.group(2) or "")[:500], "where": last_where})
+    return out
+
+
+def primary_error(errors: list[dict]) -> dict | None:
+    for e in errors:
+        if e["type"] not in ("ChildFailedError", "CalledProcessError", "SystemExit") or e["where"] == "argparse":
+            return e
+    return errors[0] if errors else None
+
+
+def unavailable_lib(errors: list[dict]) -> str | None:
+    for e in errors:
+        if e["type"] in ("ModuleNotFoundError", "ImportError"):
+            for lib in MISSING_LIBS:
+                if f"'{lib}'" in e["message"] or f"named '{lib}." in e["message"] or f" {lib} " in e["message"]:
+                    return lib
+    return None
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# the case folder
+
+
+def write_files(case: dict, folder: str):
+    for rel, text in case["files"].items():
+        path = os.path.join(folder, rel)
+        os.makedirs(os.path.dirname(path) or folder, exist_ok=True)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+
+
+def save_models(case: dict, folder: str, rec: dict):
+    """Weights for each tiny model folder, from the config.json the case ships (nothing downloaded)."""
+    for spec in case["oracle"].get("models") or []:
+        path = os.path.join(folder, spec["path"])
+        import torch
+        from transformers import AutoConfig
+
+        torch.manual_seed(0)
+        config = AutoConfig.from_pretrained(path)
+        import transformers
+
+        cls = getattr(transformers, spec.get("class", "AutoModelForCausalLM"))
+        model = cls.from_config(config)
+        model.save_pretrained(path)
+        rec.setdefault("models", {})[spec["path"]] = {
+            "class": type(model).__name__,
+            "layer_classes": sorted({type(m).__name__ for m in model.modules() if "Layer" in type(m).__name__
+                                     or type(m).__name__.endswith("Block")}),
+        }
+
+
+def tool_wrappers(folder: str) -> str:
+    """``python``/``python3``/``accelerate``/``torchrun`` running this interpreter."""
+    bindir = os.path.join(folder, ".oracle-bin")
+    os.makedirs(bindir, exist_ok=True)
+    py = sys.executable
+    scripts = {
+        "python": f'#!/bin/sh\nexec "{py}" "$@"\n',
+        "python3": f'#!/bin/sh\nexec "{py}" "$@"\n',
+        "accelerate": f'#!/bin/sh\nexec "{py}" -m accelerate.commands.accelerate_cli "$@"\n',
+        "torchrun": f'#!/bin/sh\nexec "{py}" -m torch.distributed.run "$@"\n',
+    }
+    for name, text in scripts.items():
+        p = os.path.join(bindir, name)
+        with open(p, "w") as f:
+            f.write(text)
+        os.chmod(p, 0o755)
+    return bindir
+
+
+def stub_wrappers(folder: str, log: str) -> str:
+    """Stand-ins that record their argv (NUL-separated, one file per call) and start nothing."""
+    bindir = os.path.join(folder, ".oracle-stubs")
+    os.makedirs(bindir, exist_ok=True)
+    text = ('#!/bin/sh\nn=$(date +%s%N)\nout="' + log + '/call.$n.$$"\n'
+            '{ printf \'%s\\0\' "$(basename "$0")"; for a in "$@"; do printf \'%s\\0\' "$a"; done; } > "$out"\n'
+            'exit 0\n')
+    for name in ("python", "python3", "accelerate", "torchrun", "deepspeed", "srun"):
+        p = os.path.join(bindir, name)
+        with open(p, "w") as f:
+            f.write(text)
+        os.chmod(p, 0o755)
+    return bindir
+
+
+def run_bash(script: str, folder: str, env: dict, timeout: int) -> dict:
+    started = time.time()
+    try:
+        proc = subprocess.run(["bash", script], cwd=folder, env=env, capture_output=True, text=True, timeout=timeout)
+        rc, out, err = proc.returncode, proc.stdout, proc.stderr
+    except subprocess.TimeoutExpired as exc:
+        rc = "timeout"
+        out = exc.stdout.decode(errors="replace") if isinstance(exc.stdout, bytes) else (exc.stdout or "")
+        err = exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else (exc.stderr or "")
+    return {"rc": rc, "stdout": out, "stderr": err, "elapsed_s": round(time.time() - started, 2)}
+
+
+def shell_anomalies(stderr: str) -> list[str]:
+    out = []
+    for line in stderr.splitlines():
+        if "command not found" in line:
+            out.append("shell: " + line.strip()[:200])
+    return out
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# dry mode: the real launcher code on the recorded commands
+
+
+def read_calls(log: str) -> list[list[str]]:
+    calls = []
+    for name in sorted(os.listdir(log)):
+        with open(os.path.join(log, name), "rb") as f:
+            parts = f.read().split(b"\0")
+        calls.append([p.decode("utf-8", "replace") for p in parts[:-1]])
+    return calls
+
+
+def _capture_exit(fn, *a):
+    import contextlib
+    import io
+
+    err = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(err):
+            return fn(*a), None
+    except SystemExit as exc:
+        lines = [ln for ln in err.getvalue().splitlines() if "error:" in ln]
+        msg = lines[-1].split("error:", 1)[1].strip() if lines else f"exit status {exc.code}"
+        return None, {"type": "SystemExit", "message": msg, "where": "argparse"}
+
+
+def _exc_record(exc: BaseException) -> dict:
+    import traceback
+
+    where = None
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        short = base._short_path(frame.filename)
+        if short != frame.filename:
+            where = f"{short}:{frame.lineno}"
+            break
+    text = str(exc)
+    return {"type": type(exc).__name__, "message": (text.splitlines()[0] if text else "")[:500], "where": where}
+
+
+def interpret_accelerate(argv: list[str], step: dict) -> list[str] | None:
+    """accelerate launch ARGV -> the command of the training process (rank 0), or None after an error."""
+    from accelerate.commands.launch import _validate_launch_command, launch_command_parser
+    from accelerate.utils import launch as launch_utils
+
+    if not argv or argv[0] != "launch":
+        step["error"] = {"type": "OracleUnsupported", "message": f"accelerate {argv[:1]}", "where": None}
+        return None
+    parser = launch_command_parser()
+    args, err = _capture_exit(parser.parse_args, argv[1:])
+    if err:
+        step["stage"], step["error"] = "parse", err
+        return None
+    step["training_script"] = args.training_script
+    step["training_script_args"] = list(args.training_script_args)
+    step["stage"] = "validate"
+    validated = _validate_launch_command(args)
+    args = validated[0] if isinstance(validated, tuple) else validated
+    step["num_processes"] = args.num_processes
+    step["num_machines"] = args.num_machines
+    step["stage"] = "env"
+    if args.use_deepspeed and not args.cpu:
+        step["path"] = "deepspeed"
+        env = None
+    elif (args.use_fsdp or args.use_megatron_lm or args.multi_gpu) and not args.cpu:
+        step["path"] = "multi_gpu"
+        env = launch_utils.prepare_multi_gpu_env(args)
+        nproc = int(args.nproc_per_node)
+        step["nproc_per_node"] = nproc
+        step["nnodes"] = int(args.num_machines or 1)
+        step["world_size"] = nproc * step["nnodes"]
+        if args.num_processes is not None and step["world_size"] != int(args.num_processes):
+            step["anomalies"].append(f"world size {step['world_size']} ({nproc} per node x {step['nnodes']} nodes) "
+                                     f"!= num_processes {args.num_processes}")
+    else:
+        step["path"] = "simple"
+        _cmd, env = launch_utils.prepare_simple_launcher_cmd_env(args)
+        step["world_size"] = 1
+        if args.num_processes is not None and int(args.num_processes) > 1:
+            step["anomalies"].append(f"one process started (simple launcher) though num_processes={args.num_processes}")
+    if env is not None:
+        cvd = env.get("CUDA_VISIBLE_DEVICES")
+        step["cuda_visible_devices"] = cvd
+        if cvd and step.get("nproc_per_node") and len(cvd.split(",")) != step["nproc_per_node"]:
+            step["anomalies"].append(f"CUDA_VISIBLE_DEVICES={cvd} for {step['nproc_per_node']} processes per node")
+    step["stage"] = "script"
+    if args.module:
+        return [sys.executable, "-m", args.training_script, *args.training_script_args]
+    if args.no_python:
+        return [args.training_script, *args.training_script_args]
+    return [sys.executable, args.training_script, *args.training_script_args]
+
+
+def interpret_torch(argv: list[str], step: dict, legacy: bool) -> list[str] | None:
+    """torchrun ARGV (or python -m torch.distributed.launch ARGV) -> the command of local rank 0."""
+    from torch.distributed import run as trun
+
+    if legacy:
+        from torch.distributed import launch as tlaunch
+
+        args, err = _capture_exit(tlaunch.parse_args, argv)
+    else:
+        args, err = _capture_exit(trun.parse_args, argv)
+    if err:
+        step["stage"], step["error"] = "parse", err
+        return None
+    step["training_script"] = args.training_script
+    step["training_script_args"] = list(args.training_script_args)
+    step["stage"] = "config"
+    if legacy and args.no_python and not args.use_env:
+        raise ValueError("When using the '--no-python' flag, you must also set the '--use-env' flag.")
+    config, cmd, cmd_args = trun.config_from_args(args)
+    step["nproc_per_node"] = config.nproc_per_node
+    step["min_nodes"], step["max_nodes"] = config.min_nodes, config.max_nodes
+    step["world_size"] = config.nproc_per_node * config.max_nodes
+    step["stage"] = "script"
+    cmd_args = [a.replace("${local_rank}", "0") for a in cmd_args]
+    if os.path.basename(cmd).startswith("python") or cmd == sys.executable:
+        cmd = sys.executable
+    return [cmd, *cmd_args]
+
+
+def run_script(cmd: list[str], folder: str, env: dict, timeout: int, step: dict, dist_env: bool = True):
+    senv = dict(env)
+    senv["CUDA_VISIBLE_DEVICES"] = ""
+    if dist_env:
+        senv.update({"RANK": "0", "LOCAL_RANK": "0", "WORLD_SIZE": "1", "LOCAL_WORLD_SIZE": "1"})
+    step["script_cmd"] = [("python" if a == sys.executable else a) for a in cmd]
+    try:
+        proc = subprocess.run(cmd, cwd=folder, env=senv, capture_output=True, text=True, timeout=timeout)
+        step["script_rc"] = proc.returncode
+        step["script_stderr_tail"] = proc.stderr.replace(folder + "/", "").splitlines()[-15:]
+        if proc.returncode != 0:
+            errs = parse_errors(proc.stderr, folder)
+            step["error"] = primary_error(errs) or {"type": "ExitStatus", "message": f"exit {proc.returncode}",
+                                                     "where": None}
+            step["errors"] = errs[:6]
+    except subprocess.TimeoutExpired:
+        step["script_rc"] = "timeout"
+        step["error"] = {"type": "Timeout", "message": f"script ran over {timeout}s", "where": None}
+    except OSError as exc:
+        step["script_rc"] = "oserror"
+        step["error"] = {"type": type(exc).__name__, "message": str(exc)[:300], "where": "exec"}
+
+
+def dry(case: dict, folder: str, env: dict, result: dict):
+    log = os.path.join(folder, ".oracle-log")
+    os.makedirs(log)
+    stubs = stub_wrappers(folder, log)
+    benv = dict(env)
+    benv["PATH"] = stubs + os.pathsep + env.get("PATH", "")
+    shell = run_bash(case["oracle"].get("entry", "launch.sh"), folder, benv, 30)
+    result["shell"] = {"rc": shell["rc"], "stderr_tail": shell["stderr"].splitlines()[-10:]}
+    anomalies = shell_anomalies(shell["stderr"])
+    steps = []
+    for call in read_calls(log):
+        tool, argv = call[0], call[1:]
+        step = {"argv": call, "anomalies": []}
+        steps.append(step)
+        try:
+            if tool == "accelerate":
+                cmd = interpret_accelerate(argv, step)
+            elif tool == "torchrun":
+                cmd = interpret_torch(argv, step, legacy=False)
+            elif tool in ("python", "python3") and argv[:2] in (["-m", "torch.distributed.run"],):
+                cmd = interpret_torch(argv[2:], step, legacy=False)
+            elif tool in ("python", "python3") and argv[:2] == ["-m", "torch.distributed.launch"]:
+                cmd = interpret_torch(argv[2:], step, legacy=True)
+            elif tool in ("python", "python3"):
+                cmd = [sys.executable, *argv]
+                step["stage"] = "script"
+            else:
+                step["unavailable"] = tool
+                cmd = None
+        except BaseException as exc:  # noqa: BLE001 - every failure is a result
+            step["error"] = _exc_record(exc)
+            cmd = None
+        if cmd is not None and not step.get("error"):
+            run_script(cmd, folder, env, case["oracle"].get("script_timeout", 90), step)
+        want = case["oracle"].get("intended_world")
+        if want and step.get("world_size") is not None and step["world_size"] != want:
+            step["anomalies"].append(f"the launcher starts {step['world_size']} process(es); the command line asks for {want}")
+        anomalies += step["anomalies"]
+    result["steps"] = steps
+    result["anomalies"] = anomalies
+    errors = [s["error"] for s in steps if s.get("error")]
+    result["error"] = errors[0] if errors else None
+    if any(s.get("unavailable") for s in steps):
+        result["unavailable"] = ",".join(s["unavailable"] for s in steps if s.get("unavailable"))
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# run / slurm modes
+
+
+def run(case: dict, folder: str, env: dict, result: dict):
+    bindir = tool_wrappers(folder)
+    renv = dict(env)
+    renv["PATH"] = bindir + os.pathsep + env.get("PATH", "")
+    if case["oracle"].get("models"):
+        save_models(case, folder, result)
+    shell = run_bash(case["oracle"].get("entry", "launch.sh"), folder, renv, case["oracle"].get("timeout", 150))
+    result["rc"] = shell["rc"]
+    result["stderr_tail"] = [ln for ln in shell["stderr"].replace(folder + "/", "").splitlines() if ln.strip()][-25:]
+    result["stdout_tail"] = shell["stdout"].splitlines()[-8:]
+    errs = parse_errors(shell["stderr"], folder)
+    result["errors"] = errs[:8]
+    result["anomalies"] = shell_anomalies(shell["stderr"])
+    for pattern in case["oracle"].get("anomaly_patterns") or []:
+        for line in (shell["stdout"] + "\n" + shell["stderr"]).splitlines():
+            if re.search(pattern, line):
+                result["anomalies"].append("output: " + line.strip()[:240])
+                break
+    result["error"] = (primary_error(errs) or {"type": "ExitStatus", "message": f"exit {shell['rc']}", "where": None}) \
+        if shell["rc"] != 0 else None
+    lib = unavailable_lib(errs)
+    if lib and shell["rc"] != 0:
+        result["unavailable"] = lib
+    for line in shell["stdout"].splitlines():
+        if line.startswith("ORACLE "):
+            result.setdefault("observed", []).append(line[7:].strip()[:300])
+
+
+SBATCH = re.compile(r"^#SBATCH\s+(--?[\w-]+)(?:[=\s]+(\S+))?")
+
+
+def slurm(case: dict, folder: str, env: dict, result: dict):
+    text = case["files"][case["oracle"].get("entry", "job.sbatch")]
+    opts = {}
+    for line in text.splitlines():
+        m = SBATCH.match(line.strip())
+        if m:
+            opts[m.group(1).lstrip("-")] = m.group(2)
+    nodes = int(opts.get("nodes") or opts.get("N") or 1)
+    per_node = opts.get("ntasks-per-node")
+    ntasks = int(opts.get("ntasks") or opts.get("n") or (int(per_node) * nodes if per_node else 1))
+    senv = dict(env)
+    senv.update({"SLURM_NTASKS": str(ntasks), "SLURM_NNODES": str(nodes), "SLURM_JOB_NUM_NODES": str(nodes),
+                 "SLURM_PROCID": "0", "SLURM_LOCALID": "0", "SLURM_NODEID": "0", "SLURM_JOB_ID": "4242",
+                 "SLURM_JOB_NAME": "train", "SLURM_NODELIST": "node1", "SLURM_STEP_NODELIST": "node1",
+                 "SLURM_LAUNCH_NODE_IPADDR": "127.0.0.1", "SLURM_SRUN_COMM_HOST": "127.0.0.1"})
+    if per_node:
+        senv["SLURM_NTASKS_PER_NODE"] = str(per_node)
+    result["slurm_env"] = {k: v for k, v in senv.items() if k.startswith("SLURM_")}
+    srun = [ln for ln in text.splitlines() if ln.strip().startswith("srun ")]
+    words = shlex.split(srun[0])[1:]
+    while words and words[0].startswith("-"):
+        words.pop(0)
+    if words and words[0].startswith("python"):
+        words[0] = sys.executable
+    step = {"anomalies": []}
+    # srun sets only SLURM_* (Lightning's SLURMEnvironment reads those), no RANK / WORLD_SIZE.
+    run_script(words, folder, senv, case["oracle"].get("timeout", 60), step, dist_env=False)
+    result["steps"] = [step]
+    result["anomalies"] = []
+    result["error"] = step.get("error")
+    lib = unavailable_lib(step.get("errors") or [])
+    if lib:
+        result["unavailable"] = lib
+
+
+MODES = {"run": run, "dry": dry, "slurm": slurm}
+
+
+def child_main(case_path: str, out_path: str):
+    with open(case_path, encoding="utf-8") as f:
+        case = json.load(f)
+    started = time.time()
+    result = {"id": case["id"]}
+    with tempfile.TemporaryDirectory(prefix="lib-oracle-") as folder:
+        write_files(case, folder)
+        env = dict(os.environ)
+        env.update({str(k): str(v) for k, v in (case["oracle"].get("env") or {}).items()})
+        # Pure-Python sources carried to the machine (TRL, bitsandbytes' package folder), when given.
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (os.environ.get("ORACLE_SITE"), env.get("PYTHONPATH")) if p)
+        try:
+            MODES[case["oracle"]["mode"]](case, folder, env, result)
+        except BaseException as exc:  # noqa: BLE001 - a harness failure is recorded, not raised
+            result["harness_error"] = _exc_record(exc)
+    if result.get("harness_error"):
+        lib = unavailable_lib([result["harness_error"]])
+        outcome = "unavailable" if lib else "harness"
+        if lib:
+            result["unavailable"] = lib
+    elif result.get("unavailable"):
+        outcome = "unavailable"
+    elif result.get("error"):
+        outcome = "raised"
+    elif result.get("anomalies"):
+        outcome = "misbehaved"
+    else:
+        outcome = "clean"
+    result["outcome"] = outcome
+    result["elapsed_s"] = round(time.time() - started, 2)
+    with open(out_path, "w", encoding="utf-8") as f:
+        json.dump(result, f)
+
+
+def run_one(case, workdir, base_env, timeout):
+    case_path = os.path.join(workdir, f"{case['id']}.case.json")
+    out_path = os.path.join(workdir, f"{case['id']}.result.json")
+    with open(case_path, "w", encoding="utf-8") as f:
+        json.dump(case, f)
+    started = time.time()
+    try:
+        proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", case_path, out_path],
+                              env=dict(base_env), capture_output=True, text=True, timeout=timeout)
+        rc, stderr = proc.returncode, proc.stderr
+    except subprocess.TimeoutExpired as exc:
+        rc, stderr = "timeout", exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else (exc.stderr or "")
+    if os.path.exists(out_path):
+        with open(out_path, encoding="utf-8") as f:
+            result = json.load(f)
+    else:
+        result = {"id": case["id"], "outcome": "harness",
+                  "harness_error": {"type": "HarnessError", "message": f"child exited with {rc}", "where": None},
+                  "stderr_tail": (stderr or "").splitlines()[-20:], "elapsed_s": round(time.time() - started, 2)}
+    return {"id": case["id"], "input": case, **{k: v for k, v in result.items() if k != "id"}}
+
+
+def library_versions() -> dict:
+    from importlib import metadata
+
+    out = base.library_versions()
+    for dist in ("bitsandbytes", "trl", "datasets", "tyro", "torchtitan", "pydantic"):
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            out[dist] = None
+    return out
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="launchlint whole-launch oracle")
+    parser.add_argument("--cases", default=str(Path(__file__).with_name("lib_cases.json")))
+    parser.add_argument("--out", default=str(Path(__file__).with_name("lib_results.json")))
+    parser.add_argument("--jobs", type=int, default=max(1, min(14, (os.cpu_count() or 2) - 2)))
+    parser.add_argument("--gpu-jobs", type=int, default=6)
+    parser.add_argument("--timeout", type=int, default=200)
+    parser.add_argument("--only", default=None)
+    parser.add_argument("--group", default=None, help="comma-separated groups")
+    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        child_main(*args.child)
+        return 0
+    with open(args.cases, encoding="utf-8") as f:
+        cases = json.load(f)["cases"]
+    if args.only:
+        wanted = set(args.only.split(","))
+        cases = [c for c in cases if c["id"] in wanted]
+    if args.group:
+        groups = set(args.group.split(","))
+        cases = [c for c in cases if c["group"] in groups]
+    started = time.time()
+    versions = library_versions()
+    print(f"lib-oracle: {len(cases)} cases, versions={versions}", file=sys.stderr, flush=True)
+    results = {}
+    gpu = threading.Semaphore(args.gpu_jobs)
+    lock = threading.Lock()
+
+    def write(complete):
+        with lock:
+            done = [results[c["id"]] for c in cases if c["id"] in results]
+        by = {}
+        for r in done:
+            by[r["outcome"]] = by.get(r["outcome"], 0) + 1
+        doc = {"format": RESULT_FORMAT,
+               "generated_by": "tools/oracle/run_lib_oracle.py --cases " + os.path.basename(args.cases),
+               "generated_at": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+               "complete": complete and len(done) == len(cases), "versions": versions,
+               "wall_s": round(time.time() - started, 1),
+               "summary": {"cases": len(done), "by_outcome": dict(sorted(by.items()))}, "cases": done}
+        with open(args.out + ".tmp", "w", encoding="utf-8") as f:
+            json.dump(doc, f, indent=1)
+            f.write("\n")
+        os.replace(args.out + ".tmp", args.out)
+        return doc
+
+    with tempfile.TemporaryDirectory(prefix="lib-oracle-run-") as workdir:
+        hf_home = os.path.join(workdir, "hf_home")
+        os.makedirs(hf_home)
+        env = base.clean_environment(hf_home)
+        env["ORACLE_SITE"] = os.environ.get("ORACLE_SITE", "")
+
+        def task(case):
+            if case["oracle"].get("gpu"):
+                with gpu:
+                    return run_one(case, workdir, env, args.timeout)
+            return run_one(case, workdir, env, args.timeout)
+
+        ordered = sorted(cases, key=lambda c: (not c["oracle"].get("gpu"), c["id"]))
+        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            futs = [pool.submit(task, c) for c in ordered]
+            for n, fut in enumerate(concurrent.futures.as_completed(futs), 1):
+                r = fut.result()
+                with lock:
+                    results[r["id"]] = r
+                if n % 5 == 0:
+                    write(False)
+                    print(f"lib-oracle: {n}/{len(cases)} ({time.time() - started:.0f}s)", file=sys.stderr, flush=True)
+    doc = write(True)
+    print(f"lib-oracle: wrote {args.out}: {doc['summary']}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
