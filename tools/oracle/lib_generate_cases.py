@@ -265,6 +265,11 @@ def launch_cases():
         "accelerate launch train.py --learning_rate 2e-5 --num_processes 2\n", world=2)
     dry("lch1-acc-mp-after", ["LCH001"], "raises", "accelerate launch train.py --mixed_precision bf16",
         "accelerate launch --num_processes 1 train.py --mixed_precision bf16\n")
+    dry("lch1-ok-mp-script-defines", ["LCH001"], "runs",
+        "near-miss: --mixed_precision after the script, which defines it",
+        "accelerate launch --num_processes 1 train.py --mixed_precision bf16\n",
+        script=ARGPARSE_SCRIPT.replace('args = parser', 'parser.add_argument("--mixed_precision", default="no")\n'
+                                                         'args = parser'))
     dry("lch1-acc-config-after", ["LCH001"], "raises", "accelerate launch train.py --config_file ddp.yaml",
         "accelerate launch train.py --config_file ddp.yaml --learning_rate 2e-5\n",
         extra={"ddp.yaml": MULTI_GPU_YAML})
@@ -362,6 +367,10 @@ def launch_cases():
     cfgcase("acc5-ok-all", ["ACC005"], "runs", "near-miss: gpu_ids all", yaml_cfg("MULTI_GPU", 4, extra="gpu_ids: all\n"))
     dry("acc5-cli-one-id", ["ACC005"], "raises", "--multi_gpu --num_processes 2 --gpu_ids 0",
         "accelerate launch --multi_gpu --num_processes 2 --gpu_ids 0 train.py\n")
+    dry("acc5-cli-ok-two-ids", ["ACC005"], "runs", "near-miss: --multi_gpu --num_processes 2 --gpu_ids 0,1",
+        "accelerate launch --multi_gpu --num_processes 2 --gpu_ids 0,1 train.py\n")
+    dry("acc5-cli-three-ids", ["ACC005"], "misbehaves", "--multi_gpu --num_processes 2 --gpu_ids 0,1,2",
+        "accelerate launch --multi_gpu --num_processes 2 --gpu_ids 0,1,2 train.py\n")
 
     # LCH007: the legacy launcher appends --local-rank.
     dry("lch7-legacy-launch", ["LCH007"], "raises",
@@ -621,6 +630,10 @@ def lightning_cases():
           "devices=1, num_nodes=1")
     slurm("pl4-ok-matching", "runs", "near-miss: devices=1, --ntasks-per-node=1, one node",
           ["--nodes=1", "--ntasks-per-node=1"], "devices=1, num_nodes=1")
+    slurm("pl4-num-nodes-2-vs-1", "raises", "num_nodes=2 (so DDP), --nodes=1", ["--nodes=1", "--ntasks-per-node=1"],
+          "devices=1, num_nodes=2")
+    slurm("pl4-ddp-nodes", "raises", "strategy='ddp', devices=1, num_nodes=1, --nodes=2",
+          ["--nodes=2", "--ntasks-per-node=1"], 'devices=1, num_nodes=1, strategy="ddp"')
     slurm("pl4-ntasks-only", "raises", "--ntasks=2 without --ntasks-per-node", ["--nodes=1", "--ntasks=2"],
           "devices=2, num_nodes=1")
 
@@ -676,7 +689,110 @@ def bnb_cases():
       q4_default)
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# torchtitan 0.2.2 start-up (dry: torchrun's real parser gives the world size; torchtitan's config manager,
+# ParallelDims, converter registry and start-up assertions run on CPU)
+
+def titan_cases():
+    def tt(cid, rules, expect, desc, toml, nproc=8, nnodes=None, extra_args=""):
+        nn = f"--nnodes {nnodes} " if nnodes else ""
+        launch = (f"torchrun {nn}--nproc_per_node {nproc} -m torchtitan.train --job.config_file train.toml"
+                  f"{' ' + extra_args if extra_args else ''}\n")
+        add(cid, "torchtitan", rules, expect, desc, {"launch.sh": launch, "train.toml": toml}, "dry")
+
+    def toml(parallel="", training="", extra=""):
+        out = '[job]\ndump_folder = "./outputs"\n\n[model]\nname = "llama3"\nflavor = "debugmodel"\n'
+        if training:
+            out += "\n[training]\n" + training
+        if parallel:
+            out += "\n[parallelism]\n" + parallel
+        return out + extra
+
+    # TT001: degrees vs world size
+    tt("tt1-dp4-tp2-on-4", ["TT001"], "raises", "dp_shard 4 x tp 2 on 4 GPUs",
+       toml("data_parallel_replicate_degree = 1\ndata_parallel_shard_degree = 4\ntensor_parallel_degree = 2\n"), 4)
+    tt("tt1-ok-auto-shard", ["TT001"], "runs", "near-miss: dp_shard -1 x tp 2 on 4 GPUs",
+       toml("data_parallel_shard_degree = -1\ntensor_parallel_degree = 2\n"), 4)
+    tt("tt1-rep2-shard2-on-8", ["TT001"], "raises", "dp_replicate 2 x dp_shard 2 on 8 GPUs",
+       toml("data_parallel_replicate_degree = 2\ndata_parallel_shard_degree = 2\n"), 8)
+    tt("tt1-ok-rep2-shard4-on-8", ["TT001"], "runs", "near-miss: 2 x 4 on 8 GPUs",
+       toml("data_parallel_replicate_degree = 2\ndata_parallel_shard_degree = 4\n"), 8)
+    tt("tt1-two-nodes", ["TT001"], "raises", "dp_shard 4 on 2 nodes x 4 GPUs (world 8)",
+       toml("data_parallel_shard_degree = 4\n"), 4, nnodes=2)
+    tt("tt1-tp3-auto-on-8", ["TT001"], "raises", "tp 3 with dp_shard -1 on 8 GPUs (8 // 3 = 2, 6 != 8)",
+       toml("data_parallel_shard_degree = -1\ntensor_parallel_degree = 3\n"), 8)
+    tt("tt1-ok-pp2-tp2-auto-on-8", ["TT001"], "runs", "near-miss: pp 2 x tp 2 x dp_shard -1 on 8 GPUs",
+       toml("data_parallel_shard_degree = -1\ntensor_parallel_degree = 2\npipeline_parallel_degree = 2\n"), 8)
+    # TT004: unknown keys
+    tt("tt4-training-compile", ["TT004"], "raises", "[training] compile = true (0.1 spelling)",
+       toml(training="seq_len = 2048\ncompile = true\n"), 1)
+    tt("tt4-checkpoint-enable-checkpoint", ["TT004"], "raises", "[checkpoint] enable_checkpoint = true",
+       toml(extra="\n[checkpoint]\nenable_checkpoint = true\n"), 1)
+    tt("tt4-float8-section", ["TT004"], "raises", "a [float8] section (0.1)",
+       toml(extra="\n[float8]\nenable_fsdp_float8_all_gather = true\n"), 1)
+    tt("tt4-typo-seqlen", ["TT004"], "raises", "[training] seqlen (typo)", toml(training="seqlen = 2048\n"), 1)
+    tt("tt4-lr-min", ["TT004"], "raises", "[lr_scheduler] lr_min (0.1 name)",
+       toml(extra="\n[lr_scheduler]\nwarmup_steps = 10\nlr_min = 0.1\n"), 1)
+    tt("tt4-ok-compile-section", ["TT004"], "runs", "near-miss: [compile] enable = true, [checkpoint] enable = true",
+       toml(training="seq_len = 2048\n", extra="\n[compile]\nenable = true\n\n[checkpoint]\nenable = true\n"), 1)
+    tt("tt4-ok-lr-scheduler", ["TT004"], "runs", "near-miss: [lr_scheduler] min_lr_factor",
+       toml(extra="\n[lr_scheduler]\nwarmup_steps = 10\nmin_lr_factor = 0.1\n"), 1)
+    # TT007: converter names
+    tt("tt7-float8", ["TT007"], "raises", "converters = ['float8'] (0.1 name)",
+       toml().replace('flavor = "debugmodel"\n', 'flavor = "debugmodel"\nconverters = ["float8"]\n'), 1)
+    tt("tt7-mx", ["TT007"], "raises", "converters = ['mx']",
+       toml().replace('flavor = "debugmodel"\n', 'flavor = "debugmodel"\nconverters = ["mx"]\n'), 1)
+    tt("tt7-ok-quantize-linear-float8", ["TT007"], "runs", "near-miss: converters = ['quantize.linear.float8']",
+       toml().replace('flavor = "debugmodel"\n', 'flavor = "debugmodel"\nconverters = ["quantize.linear.float8"]\n'), 1)
+    # TT002: global batch
+    tt("tt2-36-on-2x4", ["TT002"], "raises", "local 4, global 36, dp 2 x 4",
+       toml("data_parallel_replicate_degree = 2\ndata_parallel_shard_degree = 4\n",
+            "local_batch_size = 4\nglobal_batch_size = 36\n"), 8)
+    tt("tt2-ok-64-on-2x4", ["TT002"], "runs", "near-miss: local 4, global 64, dp 2 x 4",
+       toml("data_parallel_replicate_degree = 2\ndata_parallel_shard_degree = 4\n",
+            "local_batch_size = 4\nglobal_batch_size = 64\n"), 8)
+    tt("tt2-24-auto-on-8", ["TT002"], "raises", "local 4, global 24, dp_shard -1 on 8 GPUs",
+       toml("data_parallel_shard_degree = -1\n", "local_batch_size = 4\nglobal_batch_size = 24\n"), 8)
+    tt("tt2-ok-default-global", ["TT002"], "runs", "near-miss: global_batch_size -1 (default)",
+       toml("data_parallel_shard_degree = -1\n", "local_batch_size = 3\n"), 8)
+    # TT003: sequence length
+    tt("tt3-8190-tp4-cp2", ["TT003"], "raises", "seq_len 8190, tp 4, cp 2 on 8 GPUs",
+       toml("data_parallel_shard_degree = -1\ntensor_parallel_degree = 4\ncontext_parallel_degree = 2\n",
+            "seq_len = 8190\n"), 8)
+    tt("tt3-ok-8192-tp4-cp2", ["TT003"], "runs", "near-miss: seq_len 8192",
+       toml("data_parallel_shard_degree = -1\ntensor_parallel_degree = 4\ncontext_parallel_degree = 2\n",
+            "seq_len = 8192\n"), 8)
+    tt("tt3-odd-no-cp", ["TT003"], "raises", "seq_len 2047 without TP or CP (the factor 2 still applies)",
+       toml("data_parallel_shard_degree = -1\n", "seq_len = 2047\n"), 2)
+    tt("tt3-ok-2048", ["TT003"], "runs", "near-miss: seq_len 2048", toml("data_parallel_shard_degree = -1\n",
+                                                                            "seq_len = 2048\n"), 2)
+    # TT005: async TP
+    tt("tt5-async-no-compile", ["TT005"], "raises", "tp 2, async TP, compile off",
+       toml("data_parallel_shard_degree = -1\ntensor_parallel_degree = 2\nenable_async_tensor_parallel = true\n",
+            extra="\n[compile]\nenable = false\n"), 2)
+    tt("tt5-ok-compile", ["TT005"], "runs", "near-miss: async TP with compile on",
+       toml("data_parallel_shard_degree = -1\ntensor_parallel_degree = 2\nenable_async_tensor_parallel = true\n",
+            extra="\n[compile]\nenable = true\n"), 2)
+    tt("tt5-ok-tp1", ["TT005"], "runs", "near-miss: async TP switch with tp 1 (never read)",
+       toml("data_parallel_shard_degree = -1\nenable_async_tensor_parallel = true\n",
+            extra="\n[compile]\nenable = false\n"), 2)
+
+
+def yaml_tag_cases():
+    for cid, text, expect in (
+            ("yml4-python-object", "compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\n"
+             "num_machines: 1\nnum_processes: 2\nmain_training_function: !!python/name:os.system\n", "raises"),
+            ("yml4-ok-plain", "compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\n"
+             "num_machines: 1\nnum_processes: 2\nmain_training_function: main\n", "runs")):
+        add(cid, "launch_command", ["YML004"], expect, "accelerate config with a Python tag" if expect == "raises"
+            else "near-miss: the same key as a plain string",
+            {"launch.sh": "accelerate launch --config_file cfg.yaml train.py\n", "cfg.yaml": text,
+             "train.py": ARGPARSE_SCRIPT}, "dry")
+
+
 def main():
+    titan_cases()
+    yaml_tag_cases()
     mdl_cases()
     launch_cases()
     hf_cases()

@@ -55,6 +55,7 @@ RESULT_FORMAT = "launchlint-lib-oracle-results/1"
 MISSING_LIBS = ("trl", "datasets", "bitsandbytes", "deepspeed", "lightning", "peft", "tyro", "torchtitan")
 
 EXC_LINE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Warning|Interrupt|NotFound))(?::\s?(.*))?$")
+RANK_PREFIX = re.compile(r"^\[(?:rank|default)\d+\]:\s?")  # torch prefixes a rank's uncaught traceback
 FILE_LINE = re.compile(r'^\s*File "([^"]+)", line (\d+)')
 WRAPPER_EXC = ("ChildFailedError", "CalledProcessError", "torch.distributed.elastic.multiprocessing.errors.ChildFailedError",
                "subprocess.CalledProcessError")
@@ -73,7 +74,7 @@ def parse_errors(text: str, folder: str | None = None) -> list[dict]:
     out = []
     last_where = None
     for raw in text.splitlines():
-        line = raw.rstrip()
+        line = RANK_PREFIX.sub("", raw.rstrip())
         m = FILE_LINE.match(line)
         if m:
             short = base._short_path(m.group(1))
@@ -324,7 +325,8 @@ def run_script(cmd: list[str], folder: str, env: dict, timeout: int, step: dict,
     senv = dict(env)
     senv["CUDA_VISIBLE_DEVICES"] = ""
     if dist_env:
-        senv.update({"RANK": "0", "LOCAL_RANK": "0", "WORLD_SIZE": "1", "LOCAL_WORLD_SIZE": "1"})
+        senv.update({"RANK": "0", "LOCAL_RANK": "0", "WORLD_SIZE": "1", "LOCAL_WORLD_SIZE": "1",
+                     "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(base._free_port())})
     step["script_cmd"] = [("python" if a == sys.executable else a) for a in cmd]
     try:
         proc = subprocess.run(cmd, cwd=folder, env=senv, capture_output=True, text=True, timeout=timeout)
@@ -335,6 +337,9 @@ def run_script(cmd: list[str], folder: str, env: dict, timeout: int, step: dict,
             step["error"] = primary_error(errs) or {"type": "ExitStatus", "message": f"exit {proc.returncode}",
                                                      "where": None}
             step["errors"] = errs[:6]
+            lib = unavailable_lib(errs)
+            if lib:
+                step["unavailable"] = lib
     except subprocess.TimeoutExpired:
         step["script_rc"] = "timeout"
         step["error"] = {"type": "Timeout", "message": f"script ran over {timeout}s", "where": None}
@@ -344,6 +349,7 @@ def run_script(cmd: list[str], folder: str, env: dict, timeout: int, step: dict,
 
 
 def dry(case: dict, folder: str, env: dict, result: dict):
+    os.chdir(folder)  # the launchers resolve relative paths (config files) against the working directory
     log = os.path.join(folder, ".oracle-log")
     os.makedirs(log)
     stubs = stub_wrappers(folder, log)
@@ -375,6 +381,9 @@ def dry(case: dict, folder: str, env: dict, result: dict):
         except BaseException as exc:  # noqa: BLE001 - every failure is a result
             step["error"] = _exc_record(exc)
             cmd = None
+        if cmd is not None and cmd[1:3] == ["-m", "torchtitan.train"]:
+            # torchtitan's trainer needs GPUs, a tokenizer and data: its start-up checks run instead (titan_main).
+            cmd = [sys.executable, os.path.abspath(__file__), "--titan", str(step.get("world_size")), *cmd[3:]]
         if cmd is not None and not step.get("error"):
             run_script(cmd, folder, env, case["oracle"].get("script_timeout", 90), step)
         want = case["oracle"].get("intended_world")
@@ -462,6 +471,50 @@ def slurm(case: dict, folder: str, env: dict, result: dict):
 MODES = {"run": run, "dry": dry, "slurm": slurm}
 
 
+def titan_main(world: int, argv: list[str]):
+    """torchtitan 0.2.2's start-up, in the order of ``Trainer.__init__`` (torchtitan/train.py), without GPUs:
+    the real ``ConfigManager().parse_args`` (TOML + command line, unknown keys), the real ``ParallelDims`` (degrees
+    vs the world size the launcher gives), the real ``build_model_converters`` (converter names), then the two
+    one-line assertions that run later in every rank, evaluated on the real objects: the batch check of
+    ``train.py:196-215`` and the sequence-length check of ``models/llama3/infra/parallelize.py:69-74`` (with
+    ``ParallelDims.seq_len_divisor``), and the real ``maybe_enable_async_tp`` when tensor parallelism is on."""
+    from torchtitan.config import ConfigManager
+    from torchtitan.distributed import ParallelDims
+
+    config = ConfigManager().parse_args(argv)
+    p = config.parallelism
+    pd = ParallelDims(dp_shard=p.data_parallel_shard_degree, dp_replicate=p.data_parallel_replicate_degree,
+                      cp=p.context_parallel_degree, tp=p.tensor_parallel_degree, pp=p.pipeline_parallel_degree,
+                      ep=p.expert_parallel_degree, etp=p.expert_tensor_parallel_degree, world_size=world)
+    print(f"ORACLE parallel_dims dp_replicate={pd.dp_replicate} dp_shard={pd.dp_shard} cp={pd.cp} tp={pd.tp} "
+          f"pp={pd.pp} world={world}", flush=True)
+    from torchtitan.protocols.model_converter import _registry_model_converter_cls, build_model_converters
+
+    missing = [n for n in config.model.converters if n not in _registry_model_converter_cls]
+    if missing:
+        build_model_converters(config, pd)  # raises KeyError for the first unregistered name
+    elif config.model.converters:
+        try:
+            build_model_converters(config, pd)
+        except ImportError as exc:  # a registered converter whose library (torchao) is not installed
+            print(f"ORACLE converters registered; constructing them needs {exc}", flush=True)
+    batch_degree = pd.dp_replicate * pd.dp_shard if pd.dp_enabled else 1
+    gbs = config.training.global_batch_size
+    if gbs < 0:
+        gbs = config.training.local_batch_size * batch_degree
+    assert gbs % (config.training.local_batch_size * batch_degree) == 0, (
+        f"global batch size must be multiple of local batch size times data-parallel degree ({gbs} % "
+        f"({config.training.local_batch_size} * {batch_degree}) != 0)")
+    assert config.training.seq_len % pd.seq_len_divisor == 0, (
+        f"Sequence length {config.training.seq_len} must be divisible by the product of TP degree ({pd.tp}) "
+        f"and 2 * CP degree ({pd.cp}).")
+    if pd.tp_enabled:
+        from torchtitan.distributed.tensor_parallel import maybe_enable_async_tp
+
+        maybe_enable_async_tp(config, None)
+    print("ORACLE torchtitan start-up checks passed", flush=True)
+
+
 def child_main(case_path: str, out_path: str):
     with open(case_path, encoding="utf-8") as f:
         case = json.load(f)
@@ -540,6 +593,9 @@ def main(argv=None):
     parser.add_argument("--only", default=None)
     parser.add_argument("--group", default=None, help="comma-separated groups")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    if argv is None and sys.argv[1:2] == ["--titan"]:
+        titan_main(int(sys.argv[2]), sys.argv[3:])
+        return 0
     args = parser.parse_args(argv)
     if args.child:
         child_main(*args.child)
