@@ -12,6 +12,10 @@ namespace {
 /// `Qwen2DecoderLayer`); torch's own modules (`Linear`, `Embedding`) and PEFT's have no model prefix.
 bool looks_like_other_family(const std::string& name, const std::string& layer_class) {
   if (name == layer_class) return false;
+  // A transformers text model has one decoder-layer class, so another `*DecoderLayer` is another model's even when
+  // it shares the prefix: `Gemma2DecoderLayer` for a Gemma model raises like `LlamaDecoderLayer` does (oracle case
+  // mdl-gemma-v2-gemma2-layer). `*Block` names keep the prefix test: Mixtral has `MixtralSparseMoeBlock` too.
+  if (name.ends_with("DecoderLayer") && layer_class.ends_with("DecoderLayer")) return true;
   std::string prefix = layer_class;
   for (std::string_view suffix : {"DecoderLayer", "Block", "Layer"}) {
     if (prefix.ends_with(suffix)) {
