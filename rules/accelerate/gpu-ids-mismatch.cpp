@@ -1,12 +1,60 @@
 // ACC005: gpu_ids with fewer than 2 ids under MULTI_GPU on one machine (error), or a count that differs from
-// num_processes (warning).
+// num_processes (warning). `--gpu_ids` on the command line: a count that differs from the processes per machine
+// (warning; accelerate checks only the config file's value).
+#include "rules/launch/launch_support.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
 namespace {
 
+std::size_t count_ids(const std::string& text) {
+  std::size_t count = 0;
+  std::string cur;
+  for (char c : text + ",") {
+    if (c == ',') {
+      if (cur.find_first_not_of(" ") != std::string::npos) ++count;
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  return count;
+}
+
 class GpuIdsMismatch final : public rule::Rule {
  public:
+  // `accelerate launch --gpu_ids 0 --multi_gpu --num_processes 2`: accelerate's "Less than two GPU ids" check runs
+  // only on a config file's value, so the command line starts (oracle case acc5-cli-one-id: CUDA_VISIBLE_DEVICES=0
+  // for 2 processes). The launcher exports the ids as CUDA_VISIBLE_DEVICES (accelerate src/accelerate/utils/launch.py,
+  // prepare_multi_gpu_env) and starts num_processes // num_machines processes on each machine.
+  void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
+    if (l.launcher != model::Launcher::AccelerateLaunch || !l.command || l.command_document == nullptr) return;
+    const parse::Flag* flag = parse::find_flag(*l.command, "gpu_ids");
+    if (flag == nullptr || !flag->value || !flag->value->known || flag->value->text == "all") return;
+    const model::Value& dt = l.value(model::keys::kDistributedType);
+    if (dt.kind != model::ValueKind::String || dt.text == "NO") return;
+    const model::Effective* np = l.get(model::keys::kNumProcesses);
+    const model::Effective* nm = l.get(model::keys::kNumMachines);
+    if (np == nullptr || np->value.kind != model::ValueKind::Int || np->value.integer <= 0) return;
+    std::int64_t machines = 1;
+    if (nm != nullptr) {
+      if (nm->value.kind != model::ValueKind::Int || nm->value.integer <= 0) return;
+      machines = nm->value.integer;
+    }
+    if (np->value.integer % machines != 0) return;  // LCH005 reports the split
+    const std::int64_t per = np->value.integer / machines;
+    const std::size_t count = count_ids(flag->value->text);
+    if (count == 0 || static_cast<std::size_t>(per) == count) return;
+    ctx.report(l.command_document->path(), flag->region,
+               "`--gpu_ids " + flag->value->text + "` lists " + std::to_string(count) + " GPU" +
+                   (count == 1 ? "" : "s") + " for " + std::to_string(per) + " process" + (per == 1 ? "" : "es") +
+                   " per machine: accelerate exports it as CUDA_VISIBLE_DEVICES and starts the processes anyway " +
+                   "(it checks the id count only for a config file's `gpu_ids`), so " +
+                   (static_cast<std::size_t>(per) > count ? "processes share a GPU" : "listed GPUs stay idle") +
+                   ". Make the counts agree.",
+               related_to(np->decided_by, "num_processes is set here"), rule::Severity::Warning);
+  }
+
   void check_document(const model::Document& doc, rule::RuleContext& ctx) const override {
     if (doc.kind != model::DocKind::AccelerateConfig) return;
     const parse::Node* root = doc.root_map();
@@ -17,15 +65,7 @@ class GpuIdsMismatch final : public rule::Rule {
     if (ids->kind == parse::NodeKind::Int) {
       count = 1;
     } else if (ids->kind == parse::NodeKind::String) {
-      std::string cur;
-      for (char c : ids->text + ",") {
-        if (c == ',') {
-          if (cur.find_first_not_of(" ") != std::string::npos) ++count;
-          cur.clear();
-        } else {
-          cur += c;
-        }
-      }
+      count = count_ids(ids->text);
     } else {
       return;
     }

@@ -8,9 +8,11 @@
 namespace lint::rules {
 namespace {
 
-// Flags that only the launcher defines (names with `_`). Flags that training scripts commonly define as well
-// (`--mixed_precision`, `--gradient_accumulation_steps`, the Trainer's legacy `--fsdp_min_num_params` /
-// `--fsdp_transformer_layer_cls_to_wrap`, `--debug`) are left out; a flag the script's own source names is silent.
+// Flags that only the launcher defines (names with `_`). Flags that a script's argument classes define without the
+// script naming them (`--gradient_accumulation_steps` and `--debug` of TrainingArguments, the Trainer's legacy
+// `--fsdp_min_num_params` / `--fsdp_transformer_layer_cls_to_wrap`) are left out; a flag the script's own source
+// names is silent. `--mixed_precision` is no TrainingArguments field: a script that does not name it rejects it
+// (oracle case lch1-acc-mp-after; a script that defines it, lch1-ok-mp-script-defines, runs).
 const std::set<std::string, std::less<>>& accelerate_flags() {
   static const std::set<std::string, std::less<>> s = {"config_file",
                                                        "num_processes",
@@ -47,7 +49,8 @@ const std::set<std::string, std::less<>>& accelerate_flags() {
                                                        "deepspeed_multinode_launcher",
                                                        "zero3_init_flag",
                                                        "zero3_save_16bit_model",
-                                                       "main_training_function"};
+                                                       "main_training_function",
+                                                       "mixed_precision"};
   return s;
 }
 const std::set<std::string, std::less<>>& torchrun_flags() {

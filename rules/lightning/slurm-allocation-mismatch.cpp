@@ -122,19 +122,38 @@ class SlurmAllocationMismatch final : public rule::Rule {
                          "use `--ntasks-per-node` with `--nodes`.",
                      at_call(nullptr, "The Lightning entry point started by srun."));
         }
+        // Lightning compares devices / num_nodes with SLURM only in the launcher of its multi-process strategies
+        // (strategies/launchers/subprocess_script.py:99). One device on one node with the default strategy is a
+        // SingleDeviceStrategy (trainer/connectors/accelerator_connector.py:409-419): no check, and each task srun
+        // starts trains on its own (oracle case pl4-nodes).
+        const model::PyArg* strat = c.keyword("strategy");
+        const bool auto_strategy =
+            strat == nullptr || (strat->value.kind == model::ValueKind::String && strat->value.text == "auto");
+        const bool single_known = auto_strategy && has_devices && devices == 1 && has_num_nodes && num_nodes == 1;
+        auto mismatch = [&](const Directive* d, std::string what, const model::PyArg* at, std::string at_what) {
+          if (single_known) {
+            ctx.report(path, d->region,
+                       what + ": with one device on one node Lightning runs a single-device Trainer and does not "
+                              "check SLURM's counts, so every task srun starts trains on its own (the same run, "
+                              "several times, not one distributed run). Make them equal.",
+                       at_call(at, std::move(at_what)), rule::Severity::Warning);
+          } else {
+            ctx.report(path, d->region, what + ": Lightning raises ValueError. Make them equal.",
+                       at_call(at, std::move(at_what)));
+          }
+        };
         if (per_node != nullptr && has_devices && devices != per_node->value) {
-          ctx.report(path, per_node->region,
-                     "`--ntasks-per-node=" + std::to_string(per_node->value) + "` but " + call + " asks for `devices=" +
-                         std::to_string(devices) + "`: Lightning raises ValueError (the tasks per node must equal "
-                         "`devices`). Make them equal.",
-                     at_call(dev, "devices is set here."));
+          mismatch(per_node,
+                   "`--ntasks-per-node=" + std::to_string(per_node->value) + "` but " + call + " asks for `devices=" +
+                       std::to_string(devices) + "`; the tasks per node must equal `devices`",
+                   dev, "devices is set here.");
         }
         if (nodes != nullptr && has_num_nodes && num_nodes != nodes->value) {
-          ctx.report(path, nodes->region,
-                     "`--nodes=" + std::to_string(nodes->value) + "` but " + call + " runs with `num_nodes=" +
-                         std::to_string(num_nodes) + "`" + (nn == nullptr ? " (its default)" : "") +
-                         ": Lightning raises ValueError (the SLURM node count must equal `num_nodes`).",
-                     at_call(nn, nn != nullptr ? "num_nodes is set here." : "num_nodes is not set (default 1)."));
+          mismatch(nodes,
+                   "`--nodes=" + std::to_string(nodes->value) + "` but " + call + " runs with `num_nodes=" +
+                       std::to_string(num_nodes) + "`" + (nn == nullptr ? " (its default)" : "") +
+                       "; the SLURM node count must equal `num_nodes`",
+                   nn, nn != nullptr ? "num_nodes is set here." : "num_nodes is not set (default 1).");
         }
         if (gpus != nullptr && has_devices && devices > gpus->value) {
           ctx.report(path, gpus->region,

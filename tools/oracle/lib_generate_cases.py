@@ -311,11 +311,11 @@ def launch_cases():
         extra={"trainpkg/__init__.py": "", "trainpkg/main.py": ARGPARSE_SCRIPT}, script="print('unused')\n")
 
     # LCH003: broken continuations.
-    dry("lch3-trailing-space", ["LCH003"], "misbehaves", "a backslash followed by a space",
+    dry("lch3-trailing-space", ["LCH003"], "raises", "a backslash followed by a space (the script gets ' ')",
         "accelerate launch --num_processes 1 train.py \\ \n  --learning_rate 2e-5 \\\n  --output_dir out\n")
     dry("lch3-missing-backslash", ["LCH003"], "misbehaves", "a missing backslash before an option line",
         "torchrun --nproc_per_node 1 train.py \\\n  --learning_rate 2e-5\n  --output_dir out\n")
-    dry("lch3-missing-before-script", ["LCH003"], "misbehaves", "a missing backslash before the script line",
+    dry("lch3-missing-before-script", ["LCH003"], "raises", "a missing backslash before the script line",
         "accelerate launch --num_processes 1\n  train.py --learning_rate 2e-5\n")
     dry("lch3-ok-continued", ["LCH003"], "runs", "near-miss: every line continued",
         "accelerate launch --num_processes 1 train.py \\\n  --learning_rate 2e-5 \\\n  --output_dir out\n")
@@ -365,7 +365,8 @@ def launch_cases():
     cfgcase("acc5-ok-two-ids", ["ACC005"], "runs", "near-miss: 2 processes, gpu_ids 0,1",
             yaml_cfg("MULTI_GPU", 2, extra="gpu_ids: 0,1\n"))
     cfgcase("acc5-ok-all", ["ACC005"], "runs", "near-miss: gpu_ids all", yaml_cfg("MULTI_GPU", 4, extra="gpu_ids: all\n"))
-    dry("acc5-cli-one-id", ["ACC005"], "raises", "--multi_gpu --num_processes 2 --gpu_ids 0",
+    dry("acc5-cli-one-id", ["ACC005"], "misbehaves",
+        "--multi_gpu --num_processes 2 --gpu_ids 0 (accelerate checks the id count only in a config file)",
         "accelerate launch --multi_gpu --num_processes 2 --gpu_ids 0 train.py\n")
     dry("acc5-cli-ok-two-ids", ["ACC005"], "runs", "near-miss: --multi_gpu --num_processes 2 --gpu_ids 0,1",
         "accelerate launch --multi_gpu --num_processes 2 --gpu_ids 0,1 train.py\n")
@@ -620,13 +621,13 @@ def lightning_cases():
     def slurm(cid, expect, desc, directives, trainer_kw):
         body = (LIGHTNING_MODULE +
                 f"trainer = L.Trainer(accelerator=\"cpu\", {trainer_kw}, {PL_QUIET})\n"
-                "trainer.fit(Tiny(), data)\n" + 'print("ORACLE fitted")\n')
+                "trainer.fit(Tiny(), data)\n" + 'print("ORACLE world_size", trainer.world_size)\n')
         job = "#!/bin/bash\n" + "".join(f"#SBATCH {d}\n" for d in directives) + "srun python train.py\n"
         add(cid, "slurm", ["PL004"], expect, desc, {"job.sbatch": job, "train.py": body}, "slurm", timeout=60)
 
     slurm("pl4-devices-vs-tasks", "raises", "devices=2, --ntasks-per-node=1",
           ["--nodes=1", "--ntasks-per-node=1"], "devices=2, num_nodes=1")
-    slurm("pl4-nodes", "raises", "num_nodes=1, --nodes=2", ["--nodes=2", "--ntasks-per-node=1"],
+    slurm("pl4-nodes", "misbehaves", "num_nodes=1, --nodes=2 (one device: single-device Trainer in each task)", ["--nodes=2", "--ntasks-per-node=1"],
           "devices=1, num_nodes=1")
     slurm("pl4-ok-matching", "runs", "near-miss: devices=1, --ntasks-per-node=1, one node",
           ["--nodes=1", "--ntasks-per-node=1"], "devices=1, num_nodes=1")

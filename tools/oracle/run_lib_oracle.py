@@ -332,6 +332,7 @@ def run_script(cmd: list[str], folder: str, env: dict, timeout: int, step: dict,
         proc = subprocess.run(cmd, cwd=folder, env=senv, capture_output=True, text=True, timeout=timeout)
         step["script_rc"] = proc.returncode
         step["script_stderr_tail"] = proc.stderr.replace(folder + "/", "").splitlines()[-15:]
+        step["script_stdout"] = [ln[7:] for ln in proc.stdout.splitlines() if ln.startswith("ORACLE ")][:10]
         if proc.returncode != 0:
             errs = parse_errors(proc.stderr, folder)
             step["error"] = primary_error(errs) or {"type": "ExitStatus", "message": f"exit {proc.returncode}",
@@ -462,6 +463,11 @@ def slurm(case: dict, folder: str, env: dict, result: dict):
     run_script(words, folder, senv, case["oracle"].get("timeout", 60), step, dist_env=False)
     result["steps"] = [step]
     result["anomalies"] = []
+    # srun starts SLURM_NTASKS tasks; a task whose Trainer counts a smaller world trains on its own.
+    for line in step.get("script_stdout") or []:
+        if line.startswith("world_size ") and int(line.split()[1]) != ntasks:
+            result["anomalies"].append(f"srun starts {ntasks} tasks; each task's Trainer has world_size "
+                                       f"{line.split()[1]} (independent trainings)")
     result["error"] = step.get("error")
     lib = unavailable_lib(step.get("errors") or [])
     if lib:
