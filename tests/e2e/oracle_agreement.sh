@@ -11,4 +11,7 @@ py=$(command -v python3 || true)
 [[ -n $py ]] || { echo "python3 not found"; exit 1; }
 "$py" "$root/tools/oracle/check_launchlint.py" --launchlint "$bin" "${@:2}" || exit 1
 # The DeepSpeed / bitsandbytes oracle (tools/oracle/ds_results.json): error / no-error per recorded case.
-exec "$py" "$root/tools/oracle/check_ds_launchlint.py" --launchlint "$bin"
+"$py" "$root/tools/oracle/check_ds_launchlint.py" --launchlint "$bin" || exit 1
+# The whole-launch oracle (tools/oracle/lib_results.json): launch files run by the real launchers, Trainer, TRL,
+# Lightning, torchtitan and bitsandbytes; launchlint's findings against what they did, case by case.
+exec "$py" "$root/tools/oracle/check_lib_launchlint.py" --launchlint "$bin"

@@ -95,6 +95,16 @@ def main(argv=None) -> int:
 
     doc = json.loads(Path(args.results).read_text())
     results = doc["cases"]
+    # What ran (files, oracle instructions) must be what lib_cases.json holds: a case whose files changed after it
+    # was run is stale until it runs again. Its rules and notes are read from lib_cases.json.
+    current = {c["id"]: c for c in json.loads(Path(args.cases).read_text())["cases"]}
+    stale_inputs = [r["id"] for r in results
+                    if r["id"] not in current or any(current[r["id"]][k] != r["input"][k] for k in ("files", "oracle"))]
+    for r in results:
+        if r["id"] in current:
+            r["input"] = current[r["id"]]
+    for cid in stale_inputs:
+        print(f"FAIL recorded input differs from lib_cases.json (run the case again): {cid}")
     expected = {(e["id"], e["kind"]): e for e in json.loads(Path(args.expected).read_text())}
     compared = [r for r in results if r["outcome"] in ("raised", "misbehaved", "clean")]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
@@ -121,7 +131,7 @@ def main(argv=None) -> int:
         print(f"FAIL unlisted {k}: {i}")
     for i, k in stale:
         print(f"FAIL stale {k}: {i}")
-    return 1 if unlisted or stale else 0
+    return 1 if unlisted or stale or stale_inputs else 0
 
 
 if __name__ == "__main__":

@@ -193,6 +193,25 @@ def mdl_cases():
              "launch.sh": f"accelerate launch --config_file fsdp.yaml --main_process_port {port()} train.py\n"},
             "run", gpu=True, models=[{"path": "tiny-qwen2", "class": auto}])
 
+    # HF014 through the accelerate config: save_only_model with the plugin's state dict type.
+    for cid, version, sd, expect, desc in (
+            ("hf14-acc-v2-default-sd", 2, None, "raises",
+             "save_only_model=True, accelerate FSDP2 config without fsdp_state_dict_type (FSDP2 default: SHARDED)"),
+            ("hf14-acc-v1-sharded", 1, "SHARDED_STATE_DICT", "raises",
+             "save_only_model=True, accelerate FSDP1 config with SHARDED_STATE_DICT"),
+            ("hf14-acc-v2-ok-full", 2, "FULL_STATE_DICT", "runs",
+             "near-miss: save_only_model=True, accelerate FSDP2 config with FULL_STATE_DICT")):
+        layer, auto, cfg = TINY["qwen2"]
+        yaml_text = fsdp_yaml(version, layer)
+        yaml_text = yaml_text.replace("  fsdp_state_dict_type: FULL_STATE_DICT\n",
+                                      f"  fsdp_state_dict_type: {sd}\n" if sd else "")
+        add(cid, "mdl_wrap_class", ["HF014"], expect, desc,
+            {"tiny-qwen2/config.json": _cfg(cfg), "fsdp.yaml": yaml_text,
+             "train.py": trainer_script("tiny-qwen2", auto, "    save_only_model=True,\n"),
+             "launch.sh": f"accelerate launch --config_file fsdp.yaml --main_process_port {29900 + len(CASES)} "
+                           "train.py\n"},
+            "run", gpu=True, models=[{"path": "tiny-qwen2", "class": auto}])
+
     # The Trainer's own fsdp_config (torchrun, one process).
     def tr(cid, arch, cls, expect, desc, version=None):
         layer, auto, cfg = TINY[arch]

@@ -382,9 +382,12 @@ def dry(case: dict, folder: str, env: dict, result: dict):
         except BaseException as exc:  # noqa: BLE001 - every failure is a result
             step["error"] = _exc_record(exc)
             cmd = None
-        if cmd is not None and cmd[1:3] == ["-m", "torchtitan.train"]:
+        m_at = next((i for i, a in enumerate((cmd or [])[:4]) if a == "-m"), None)
+        if m_at is not None and cmd[m_at + 1:m_at + 2] == ["torchtitan.train"]:
             # torchtitan's trainer needs GPUs, a tokenizer and data: its start-up checks run instead (titan_main).
-            cmd = [sys.executable, os.path.abspath(__file__), "--titan", str(step.get("world_size")), *cmd[3:]]
+            # (torchrun runs `python -u -m torchtitan.train ARGS`.)
+            cmd = [sys.executable, os.path.abspath(__file__), "--titan", str(step.get("world_size")),
+                   *cmd[m_at + 2:]]
         if cmd is not None and not step.get("error"):
             run_script(cmd, folder, env, case["oracle"].get("script_timeout", 90), step)
         want = case["oracle"].get("intended_world")
@@ -581,12 +584,65 @@ def library_versions() -> dict:
     from importlib import metadata
 
     out = base.library_versions()
+    # Pure-Python sources carried to the machine (not installed there): name -> version of their dist-info.
+    carried = {}
+    for folder in filter(None, os.environ.get("ORACLE_SITE", "").split(os.pathsep)):
+        for dist in metadata.distributions(path=[folder]):
+            carried[dist.metadata["Name"]] = dist.version
+    out["carried_sources"] = carried
     for dist in ("bitsandbytes", "trl", "datasets", "tyro", "torchtitan", "pydantic"):
         try:
             out[dist] = metadata.version(dist)
         except metadata.PackageNotFoundError:
             out[dist] = None
     return out
+
+
+def merge(paths: list[str], out: str, cases_path: str):
+    """Results of several runs in one file: a case recorded again replaces the earlier record. A ``raised`` record
+    whose error is only the exit status (the first runs read no ``[rank0]:``-prefixed traceback) gets its error
+    re-read from its recorded stderr tail with the current parser (``error_reread: true``)."""
+    runs, by_id, versions = [], {}, None
+    for p in paths:
+        d = json.load(open(p, encoding="utf-8"))
+        if versions is None:
+            versions = d["versions"]
+        elif any(d["versions"].get(k) != versions.get(k) for k in ("torch", "accelerate", "transformers", "peft",
+                                                                    "lightning")):
+            raise SystemExit(f"{p}: library versions differ from the first file's")
+        for k, v in d["versions"].items():  # later runs may add libraries (bitsandbytes, sources carried)
+            if versions.get(k) is None and v is not None:
+                versions[k] = v
+        runs.append({"file": os.path.basename(p), "generated_at": d["generated_at"], "wall_s": d["wall_s"],
+                     "cases": len(d["cases"]), "versions_added": {k: v for k, v in d["versions"].items() if v}})
+        for c in d["cases"]:
+            by_id[c["id"]] = dict(c, run=len(runs))
+    order = [c["id"] for c in json.load(open(cases_path, encoding="utf-8"))["cases"]]
+    done = []
+    for cid in order + sorted(set(by_id) - set(order)):
+        if cid not in by_id:
+            continue
+        c = by_id[cid]
+        err = c.get("error") or {}
+        if c["outcome"] == "raised" and err.get("type") in ("ExitStatus", "ChildFailedError") and c.get("stderr_tail"):
+            better = primary_error(parse_errors("\n".join(c["stderr_tail"])))
+            if better and better["type"] not in ("ChildFailedError",):
+                c["error"], c["error_reread"] = better, True
+        for e in [c.get("error")] + list(c.get("errors") or []):
+            if e and e.get("where"):  # sources carried to the machine: package-relative, like site-packages
+                e["where"] = re.sub(r"^.*/\.devwork/req\d+/(?:site|bnb)/", "", e["where"])
+        done.append(c)
+    by = {}
+    for r in done:
+        by[r["outcome"]] = by.get(r["outcome"], 0) + 1
+    doc = {"format": RESULT_FORMAT, "generated_by": "tools/oracle/run_lib_oracle.py --merge " +
+           " ".join(os.path.basename(p) for p in paths), "complete": all(cid in by_id for cid in order),
+           "versions": versions, "runs": runs, "summary": {"cases": len(done), "by_outcome": dict(sorted(by.items()))},
+           "cases": done}
+    with open(out, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    print(f"merged {len(paths)} runs into {out}: {doc['summary']}")
 
 
 def main(argv=None):
@@ -599,12 +655,16 @@ def main(argv=None):
     parser.add_argument("--only", default=None)
     parser.add_argument("--group", default=None, help="comma-separated groups")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--merge", nargs="+", help="merge these results files into --out (later files win)")
     if argv is None and sys.argv[1:2] == ["--titan"]:
         titan_main(int(sys.argv[2]), sys.argv[3:])
         return 0
     args = parser.parse_args(argv)
     if args.child:
         child_main(*args.child)
+        return 0
+    if args.merge:
+        merge(args.merge, args.out, args.cases)
         return 0
     with open(args.cases, encoding="utf-8") as f:
         cases = json.load(f)["cases"]
