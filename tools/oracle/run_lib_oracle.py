@@ -52,7 +52,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import run_oracle as base  # noqa: E402  (environment scrubbing, library versions)
 
 RESULT_FORMAT = "launchlint-lib-oracle-results/1"
-MISSING_LIBS = ("trl", "datasets", "bitsandbytes", "deepspeed", "lightning", "peft", "tyro", "torchtitan")
+MISSING_LIBS = ("trl", "datasets", "bitsandbytes", "deepspeed", "lightning", "peft", "tyro", "torchtitan", "torchdata",
+                "torchao")
 
 EXC_LINE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Warning|Interrupt|NotFound))(?::\s?(.*))?$")
 RANK_PREFIX = re.compile(r"^\[(?:rank|default)\d+\]:\s?")  # torch prefixes a rank's uncaught traceback
@@ -598,11 +599,12 @@ def library_versions() -> dict:
     return out
 
 
-def merge(paths: list[str], out: str, cases_path: str):
+def merge(paths: list[str], out: str, cases_path: str, extra_carried: dict | None = None):
     """Results of several runs in one file: a case recorded again replaces the earlier record. A ``raised`` record
     whose error is only the exit status (the first runs read no ``[rank0]:``-prefixed traceback) gets its error
     re-read from its recorded stderr tail with the current parser (``error_reread: true``)."""
     runs, by_id, versions = [], {}, None
+    extra_carried = extra_carried or {}
     for p in paths:
         d = json.load(open(p, encoding="utf-8"))
         if versions is None:
@@ -610,11 +612,12 @@ def merge(paths: list[str], out: str, cases_path: str):
         elif any(d["versions"].get(k) != versions.get(k) for k in ("torch", "accelerate", "transformers", "peft",
                                                                     "lightning")):
             raise SystemExit(f"{p}: library versions differ from the first file's")
-        for k, v in d["versions"].items():  # later runs may add libraries (bitsandbytes, sources carried)
-            if versions.get(k) is None and v is not None:
-                versions[k] = v
+        carried_here = dict(d["versions"].get("carried_sources") or {})
+        carried_here.update(extra_carried.get(os.path.basename(p), {}))
+        versions.setdefault("carried_sources", {})
+        versions["carried_sources"].update(carried_here)
         runs.append({"file": os.path.basename(p), "generated_at": d["generated_at"], "wall_s": d["wall_s"],
-                     "cases": len(d["cases"]), "versions_added": {k: v for k, v in d["versions"].items() if v}})
+                     "cases": len(d["cases"]), "carried_sources": carried_here})
         for c in d["cases"]:
             by_id[c["id"]] = dict(c, run=len(runs))
     order = [c["id"] for c in json.load(open(cases_path, encoding="utf-8"))["cases"]]
@@ -656,6 +659,8 @@ def main(argv=None):
     parser.add_argument("--group", default=None, help="comma-separated groups")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--merge", nargs="+", help="merge these results files into --out (later files win)")
+    parser.add_argument("--carried", action="append", default=[],
+                        help="FILE:NAME=VERSION, a source carried in a run that did not record carried_sources")
     if argv is None and sys.argv[1:2] == ["--titan"]:
         titan_main(int(sys.argv[2]), sys.argv[3:])
         return 0
@@ -664,7 +669,12 @@ def main(argv=None):
         child_main(*args.child)
         return 0
     if args.merge:
-        merge(args.merge, args.out, args.cases)
+        extra = {}
+        for item in args.carried:
+            f, nv = item.split(":", 1)
+            name, ver = nv.split("=", 1)
+            extra.setdefault(f, {})[name] = ver
+        merge(args.merge, args.out, args.cases, extra)
         return 0
     with open(args.cases, encoding="utf-8") as f:
         cases = json.load(f)["cases"]
