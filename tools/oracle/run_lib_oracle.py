@@ -599,6 +599,21 @@ def library_versions() -> dict:
     return out
 
 
+def _machine_paths(value):
+    """The run's folder on the device machine out of every recorded string: sources carried there become
+    package-relative (like site-packages paths), the harness's own lines `tools/oracle/run_lib_oracle.py
+    (titan_main)` (titan_main's copies of torchtitan's one-line start-up assertions)."""
+    if isinstance(value, str):
+        value = re.sub(r"/\S*/\.devwork/req\d+/run_lib_oracle\.py(?::\d+)?",
+                       "tools/oracle/run_lib_oracle.py (titan_main)", value)
+        return re.sub(r"/\S*/\.devwork/req\d+/(?:site/|bnb/)?", "", value)
+    if isinstance(value, list):
+        return [_machine_paths(v) for v in value]
+    if isinstance(value, dict):
+        return {k: (v if k == "input" else _machine_paths(v)) for k, v in value.items()}
+    return value
+
+
 def merge(paths: list[str], out: str, cases_path: str, extra_carried: dict | None = None):
     """Results of several runs in one file: a case recorded again replaces the earlier record. A ``raised`` record
     whose error is only the exit status (the first runs read no ``[rank0]:``-prefixed traceback) gets its error
@@ -631,10 +646,7 @@ def merge(paths: list[str], out: str, cases_path: str, extra_carried: dict | Non
             better = primary_error(parse_errors("\n".join(c["stderr_tail"])))
             if better and better["type"] not in ("ChildFailedError",):
                 c["error"], c["error_reread"] = better, True
-        for e in [c.get("error")] + list(c.get("errors") or []):
-            if e and e.get("where"):  # sources carried to the machine: package-relative, like site-packages
-                e["where"] = re.sub(r"^.*/\.devwork/req\d+/(?:site|bnb)/", "", e["where"])
-        done.append(c)
+        done.append(_machine_paths(c))
     by = {}
     for r in done:
         by[r["outcome"]] = by.get(r["outcome"], 0) + 1
