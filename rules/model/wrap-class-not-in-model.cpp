@@ -49,6 +49,7 @@ constexpr Family kFamilies[] = {
     {"bloom", "bloom", "BloomBlock"},
     {"pythia", "gpt_neox", "GPTNeoXLayer"},
     {"gpt-neox", "gpt_neox", "GPTNeoXLayer"},
+    {"xlm-roberta", "xlm-roberta", "XLMRobertaLayer"},
     {"roberta", "roberta", "RobertaLayer"},
     {"bert-", "bert", "BertLayer"},
     {"t5-", "t5", "T5Block"},
@@ -70,9 +71,14 @@ std::optional<Family> inferred_family(std::string_view id) {
     if (name.find(multimodal) != std::string::npos) return std::nullopt;
   }
   name += "-";  // `t5-`, `opt-`, `bert-` also match at the end of the name
+  // XLM-RoBERTa has its own classes (`XLMRobertaLayer`): its ids also contain `roberta`, which is not its family.
+  const bool xlm = name.find("xlm-roberta") != std::string::npos || name.find("xlm_roberta") != std::string::npos;
   std::optional<Family> found;
   for (const Family& f : kFamilies) {
-    if (name.find(f.token) == std::string::npos) continue;
+    const bool matches = f.model_type == "xlm-roberta" ? xlm
+                                                       : !(xlm && f.model_type == "roberta") &&
+                                                             name.find(f.token) != std::string::npos;
+    if (!matches) continue;
     // `mixtral` is not `mistral`, `roberta` contains no `bert-`; two different families: a merge, unknown.
     if (found && found->model_type != f.model_type) return std::nullopt;
     found = f;
