@@ -25,8 +25,10 @@ class EightBitWithFsdp final : public rule::Rule {
         const auto v = l.fsdp_version();
         msg +=
             ": FSDP cannot shard int8 weights. Under FSDP1 wrapping fails with ValueError(\"Cannot flatten integer "
-            "dtype tensors\"), under FSDP2 with RuntimeError(\"only Tensors of floating point dtype can require "
-            "gradients\")";
+            "dtype tensors\"), under FSDP2 with a RuntimeError when the int8 weights become FSDP parameters (\"only "
+            "Tensors of floating point dtype can require gradients\" through the Trainer's `fsdp`, \"Creating a "
+            "Parameter from an instance of type Int8Params requires that detach() returns an instance of the same "
+            "type\" through an accelerate FSDP config)";
         msg += v == 1 ? " (FSDP1 here)." : v == 2 ? " (FSDP2 here)." : ".";
       }
       msg +=
