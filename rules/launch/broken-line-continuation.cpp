@@ -65,7 +65,8 @@ class BrokenLineContinuation final : public rule::Rule {
     if (escaped_space) {
       ctx.report(path, src.region(trimmed - 1, line_end),
                  "This `\\` is followed by spaces, so it escapes a space instead of the line break: the `" + launcher +
-                     "` command ends on this line, and the next line (`" + std::string(first) +
+                     "` command ends on this line with one more argument, a single space (an argparse script "
+                     "rejects it: `unrecognized arguments`), and the next line (`" + std::string(first) +
                      " ...`) runs as a separate command (bash: `" + std::string(first) +
                      ": command not found`) whose arguments never reach the launch. Delete the spaces after `\\`.",
                  related);
