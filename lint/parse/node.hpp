@@ -22,15 +22,15 @@ struct Entry;
 /// PyYAML's `safe_load` (YAML 1.1): `1e-5` is a String, `off` is a Bool, `0x10` an Int.
 struct Node {
   NodeKind kind = NodeKind::Null;
-  std::string text;            ///< a string's value; for other scalars the source text of the scalar
-  bool boolean = false;        ///< Bool
-  std::int64_t integer = 0;    ///< Int (values outside int64 are kept as Float with `text` intact)
-  double number = 0.0;         ///< Float (also set for Int)
-  bool plain = false;          ///< written without quotes (YAML plain scalar, JSON/TOML number/bool/null)
-  std::string tag;             ///< an explicit YAML tag as written, e.g. "!!python/name:os.system"; empty if none
-  source::Region region;       ///< the value as written (for a mapping or sequence: from its first to last token)
-  std::vector<Entry> entries;  ///< Mapping: every key in document order, duplicates included
-  std::vector<Node> items;     ///< Sequence
+  std::string text;           ///< a string's value; for other scalars the source text of the scalar
+  bool boolean = false;       ///< Bool
+  std::int64_t integer = 0;   ///< Int (values outside int64 are kept as Float with `text` intact)
+  double number = 0.0;        ///< Float (also set for Int)
+  bool plain = false;         ///< written without quotes (YAML plain scalar, JSON/TOML number/bool/null)
+  std::string tag;            ///< an explicit YAML tag as written, e.g. "!!python/name:os.system"; empty if none
+  source::Region region;      ///< the value as written (for a mapping or sequence: from its first to last token)
+  std::vector<Entry> entries; ///< Mapping: every key in document order, duplicates included
+  std::vector<Node> items;    ///< Sequence
 
   [[nodiscard]] bool is_scalar() const { return kind != NodeKind::Sequence && kind != NodeKind::Mapping; }
   [[nodiscard]] bool is_map() const { return kind == NodeKind::Mapping; }
@@ -43,7 +43,7 @@ struct Node {
 };
 
 struct Entry {
-  Node key;  ///< a scalar; its `text` is the key string (a non-string YAML key keeps its source text)
+  Node key;   ///< a scalar; its `text` is the key string (a non-string YAML key keeps its source text)
   Node value;
 };
 
