@@ -5,6 +5,7 @@
 #include "lint/model/python_facts.hpp"
 
 #include "lint/parse/reader_support.hpp"
+#include "lint/parse/tree_walk.h"
 
 #include <tree_sitter/api.h>
 
@@ -173,17 +174,21 @@ struct Grammar {
   }
 };
 
-/// A cursor that is always deleted.
-class Cursor {
+/// The fast visible-node walk (lint/parse/tree_walk.h), always deleted.
+class Walk {
  public:
-  explicit Cursor(TSNode node) : cursor_(ts_tree_cursor_new(node)) {}
-  Cursor(const Cursor&) = delete;
-  Cursor& operator=(const Cursor&) = delete;
-  ~Cursor() { ts_tree_cursor_delete(&cursor_); }
-  TSTreeCursor* get() { return &cursor_; }
+  explicit Walk(TSNode root) : walk_(launchlint_tree_walk_new(root)) {}
+  Walk(const Walk&) = delete;
+  Walk& operator=(const Walk&) = delete;
+  ~Walk() { launchlint_tree_walk_delete(walk_); }
+  /// False at the end, and when memory ran out (then the facts of the rest of the file are missing).
+  bool next(bool descend, LaunchlintTreeStep& step) {
+    return walk_ != nullptr && launchlint_tree_walk_next(walk_, descend, &step);
+  }
+  [[nodiscard]] TSFieldId field() const { return launchlint_tree_walk_field(walk_); }
 
  private:
-  TSTreeCursor cursor_;
+  LaunchlintTreeWalk* walk_;
 };
 
 struct Child {
@@ -558,7 +563,7 @@ class Extractor {
   }
 
  private:
-  // ---- the walk: one pass with a cursor, scopes and bindings collected, calls queued ----
+  // ---- the walk: one pass over the visible nodes, scopes and bindings collected, calls queued ----
 
   struct Frame {
     TSSymbol symbol;
@@ -568,15 +573,8 @@ class Extractor {
     std::string_view defines;   ///< a def's own name, handed to its body
   };
 
-  /// The field of the cursor's node, asked only where it matters: it is a lookup in the runtime, and the
-  /// walk meets every node of the file.
-  TSFieldId body_field_if_needed(const Frame& parent, TSTreeCursor* cursor) const {
-    if (parent.created_scope < 0) return 0;
-    return ts_tree_cursor_current_field_id(cursor);
-  }
-
-  Frame frame_for(TSNode node, const Frame* parent, TSFieldId field) {
-    Frame f{ts_node_symbol(node), 0, -1, {}, {}};
+  Frame frame_for(TSNode node, TSSymbol symbol, const Frame* parent, TSFieldId field) {
+    Frame f{symbol, 0, -1, {}, {}};
     if (parent != nullptr) {
       f.scope = parent->scope;
       f.function = parent->function;
@@ -617,37 +615,38 @@ class Extractor {
     return false;
   }
 
+  /// One pass over the visible nodes. A node without children gets no frame (nothing is evaluated under it) and
+  /// is visited only when visit() acts on its kind: most nodes are leaves (names, operators, punctuation).
   void walk(TSNode root) {
-    Cursor c(root);
+    Walk w(root);
     std::vector<Frame> path;
-    path.push_back(frame_for(root, nullptr, 0));
-    visit(root, path.back());
+    LaunchlintTreeStep step{};
     bool descend = true;
-    for (;;) {
-      if (descend && ts_tree_cursor_goto_first_child(c.get())) {
-        const TSNode n = ts_tree_cursor_current_node(c.get());
-        path.push_back(frame_for(n, &path.back(), body_field_if_needed(path.back(), c.get())));
-        visit(n, path.back());
-        descend = !opaque(n, path.back().symbol);
+    while (w.next(descend, step)) {
+      path.resize(std::min<std::size_t>(path.size(), step.depth), Frame{});
+      if (!step.has_children && !acts_on(step.symbol)) {
+        descend = false;
         continue;
       }
-      for (;;) {
-        if (ts_tree_cursor_goto_next_sibling(c.get())) {
-          path.pop_back();
-          const TSNode n = ts_tree_cursor_current_node(c.get());
-          path.push_back(frame_for(n, &path.back(), body_field_if_needed(path.back(), c.get())));
-          visit(n, path.back());
-          descend = !opaque(n, path.back().symbol);
-          break;
-        }
-        if (!ts_tree_cursor_goto_parent(c.get())) return;
-        path.pop_back();
-      }
+      const Frame* parent = path.empty() ? nullptr : &path.back();
+      const TSFieldId field = parent != nullptr && parent->created_scope >= 0 ? w.field() : 0;
+      path.push_back(frame_for(step.node, step.symbol, parent, field));
+      if (step.named) visit(step.node, path.back());
+      descend = step.has_children && !opaque(step.node, step.symbol);
     }
   }
 
+  /// Whether visit() or frame_for() does anything for a node of this kind.
+  [[nodiscard]] bool acts_on(TSSymbol s) const {
+    return s == g_.call || s == g_.assignment || s == g_.augmented_assignment || s == g_.for_statement ||
+           s == g_.for_in_clause || s == g_.as_pattern_target || s == g_.named_expression ||
+           s == g_.global_statement || s == g_.nonlocal_statement || s == g_.delete_statement ||
+           s == g_.function_definition || s == g_.class_definition || s == g_.lambda ||
+           s == g_.import_statement || s == g_.import_from_statement || s == g_.list_comprehension ||
+           s == g_.set_comprehension || s == g_.dictionary_comprehension || s == g_.generator_expression;
+  }
+
   void visit(TSNode node, const Frame& f) {
-    if (!ts_node_is_named(node)) return;
     const TSSymbol s = f.symbol;
     if (s == g_.call) {
       pending_calls_.push_back(Pending{node, f.scope, f.function});

@@ -1,0 +1,170 @@
+/* The fast visible-node walk (tree_walk.h). Each step mirrors tree_cursor.c of the pinned runtime: a child is
+ * visible when its subtree is or when its parent's production aliases it; a hidden child with visible children
+ * is entered without counting as a level; positions advance by each child's size and the next child's padding. */
+#include "lint/parse/tree_walk.h"
+
+#include <stdlib.h>
+
+#include "language.h"
+#include "length.h"
+#include "subtree.h"
+#include "tree.h"
+
+/* Iterates the children of one node: a visible node the walk descended into, or a hidden one it passes through. */
+typedef struct {
+  Subtree parent;
+  const TSSymbol *alias_sequence;
+  Length position; /* where the next child starts (after its padding) */
+  uint32_t child_index;
+  uint32_t structural_child_index;
+  uint32_t depth; /* the visible depth of the children */
+  /* `parent` as a child of the frame below, for fields. */
+  uint32_t own_structural_child_index;
+  bool own_visible;
+  bool own_extra;
+} Frame;
+
+struct LaunchlintTreeWalk {
+  const TSTree *tree;
+  Frame *frames;
+  uint32_t size;
+  uint32_t capacity;
+  bool started;
+  /* The node returned last. */
+  const Subtree *current;
+  Length current_position;
+  TSSymbol current_alias;
+  uint32_t current_depth;
+  uint32_t current_structural_child_index;
+  bool current_extra;
+};
+
+LaunchlintTreeWalk *launchlint_tree_walk_new(TSNode root) {
+  LaunchlintTreeWalk *self = calloc(1, sizeof(LaunchlintTreeWalk));
+  if (!self) return NULL;
+  self->tree = root.tree;
+  self->current = (const Subtree *)root.id;
+  self->current_position = (Length){ts_node_start_byte(root), ts_node_start_point(root)};
+  self->current_alias = (TSSymbol)root.context[3];
+  return self;
+}
+
+void launchlint_tree_walk_delete(LaunchlintTreeWalk *self) {
+  if (!self) return;
+  free(self->frames);
+  free(self);
+}
+
+static bool push(LaunchlintTreeWalk *self, const Subtree *node, Length position, uint32_t depth,
+                 uint32_t structural_child_index, bool visible, bool extra) {
+  if (self->size == self->capacity) {
+    const uint32_t capacity = self->capacity ? self->capacity * 2 : 64;
+    Frame *frames = realloc(self->frames, capacity * sizeof(Frame));
+    if (!frames) return false;
+    self->frames = frames;
+    self->capacity = capacity;
+  }
+  self->frames[self->size++] = (Frame){
+      .parent = *node,
+      .alias_sequence = ts_language_alias_sequence(self->tree->language, ts_subtree_production_id(*node)),
+      .position = position,
+      .child_index = 0,
+      .structural_child_index = 0,
+      .depth = depth,
+      .own_structural_child_index = structural_child_index,
+      .own_visible = visible,
+      .own_extra = extra,
+  };
+  return true;
+}
+
+static void fill(const LaunchlintTreeWalk *self, LaunchlintTreeStep *out) {
+  const Subtree subtree = *self->current;
+  const TSLanguage *language = self->tree->language;
+  const TSSymbol alias = self->current_alias;
+  out->node = ts_node_new(self->tree, self->current, self->current_position, alias);
+  out->symbol = ts_language_public_symbol(language, alias ? alias : ts_subtree_symbol(subtree));
+  out->depth = self->current_depth;
+  out->named = alias ? ts_language_symbol_metadata(language, alias).named : ts_subtree_named(subtree);
+  out->has_children = ts_subtree_child_count(subtree) > 0;
+}
+
+bool launchlint_tree_walk_next(LaunchlintTreeWalk *self, bool descend, LaunchlintTreeStep *out) {
+  if (!self->started) {
+    self->started = true;
+    fill(self, out);
+    return true;
+  }
+  if (descend && self->current && ts_subtree_child_count(*self->current) > 0) {
+    /* The node returned last is visible (or the root): its children are one level deeper. */
+    if (!push(self, self->current, self->current_position, self->current_depth + 1,
+              self->current_structural_child_index, true, self->current_extra)) {
+      return false;
+    }
+  }
+  while (self->size > 0) {
+    Frame *f = &self->frames[self->size - 1];
+    const uint32_t count = f->parent.ptr->child_count;
+    if (f->child_index == count) {
+      --self->size;
+      continue;
+    }
+    const Subtree *children = ts_subtree_children(f->parent);
+    const Subtree *child = &children[f->child_index];
+    const Length position = f->position;
+    const uint32_t structural = f->structural_child_index;
+    const bool extra = ts_subtree_extra(*child);
+    bool visible = ts_subtree_visible(*child);
+    TSSymbol alias = 0;
+    if (!extra) {
+      if (f->alias_sequence) {
+        alias = f->alias_sequence[structural];
+        visible |= alias != 0;
+      }
+      ++f->structural_child_index;
+    }
+    f->position = length_add(f->position, ts_subtree_size(*child));
+    ++f->child_index;
+    if (f->child_index < count) f->position = length_add(f->position, ts_subtree_padding(children[f->child_index]));
+    if (visible) {
+      self->current = child;
+      self->current_position = position;
+      self->current_alias = alias;
+      self->current_depth = f->depth;
+      self->current_structural_child_index = structural;
+      self->current_extra = extra;
+      fill(self, out);
+      return true;
+    }
+    if (ts_subtree_visible_child_count(*child) > 0) {
+      if (!push(self, child, position, f->depth, structural, false, extra)) return false;
+    }
+  }
+  self->current = NULL;
+  return false;
+}
+
+TSFieldId launchlint_tree_walk_field(const LaunchlintTreeWalk *self) {
+  /* ts_tree_cursor_current_field_id: the current node, then its hidden ancestors up to the first visible one;
+   * the first of them that a field names in its parent's production gives the field. */
+  uint32_t structural = self->current_structural_child_index;
+  bool extra = self->current_extra;
+  bool first = true;
+  bool visible = true;
+  for (uint32_t p = self->size; p-- > 0;) {
+    if (!first && visible) break;
+    if (extra) break;
+    const TSFieldMapEntry *map = NULL;
+    const TSFieldMapEntry *end = NULL;
+    ts_language_field_map(self->tree->language, ts_subtree_production_id(self->frames[p].parent), &map, &end);
+    for (; map < end; ++map) {
+      if (!map->inherited && map->child_index == structural) return map->field_id;
+    }
+    const Frame *f = &self->frames[p];
+    first = false;
+    structural = f->own_structural_child_index;
+    extra = f->own_extra;
+    visible = f->own_visible;
+  }
+  return 0;
+}
