@@ -14,7 +14,10 @@
 #include <charconv>
 #include <cstdint>
 #include <cstring>
+#include <functional>
+#include <iterator>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -81,6 +84,9 @@ struct Grammar {
       dictionary_splat_pattern, pattern_list, tuple_pattern, list_pattern, import_statement, import_from_statement,
       dotted_name, aliased_import, relative_import, import_prefix, list_comprehension, set_comprehension,
       dictionary_comprehension;
+  /// By symbol: whether the fact walk acts on a node of this kind (Extractor::acts_on), for the walk's leaf filter.
+  std::unique_ptr<bool[]> acted_on;
+  std::uint32_t symbol_count = 0;
   TSFieldId f_name, f_alias, f_module_name, f_left, f_right, f_value, f_key, f_body, f_function, f_arguments, f_object,
       f_attribute, f_parameters, f_argument, f_operator;
 
@@ -171,6 +177,14 @@ struct Grammar {
     f_parameters = field("parameters");
     f_argument = field("argument");
     f_operator = field("operator");
+    symbol_count = ts_language_symbol_count(lang);
+    acted_on = std::make_unique<bool[]>(symbol_count);  // all false
+    for (const TSSymbol s : {call, assignment, augmented_assignment, for_statement, for_in_clause, as_pattern_target,
+                             named_expression, global_statement, nonlocal_statement, delete_statement,
+                             function_definition, class_definition, lambda, import_statement, import_from_statement,
+                             list_comprehension, set_comprehension, dictionary_comprehension, generator_expression}) {
+      if (s < symbol_count) acted_on[s] = true;
+    }
   }
 };
 
@@ -186,6 +200,9 @@ class Walk {
     return walk_ != nullptr && launchlint_tree_walk_next(walk_, descend, &step);
   }
   [[nodiscard]] TSFieldId field() const { return launchlint_tree_walk_field(walk_); }
+  void keep_leaves(const bool* keep, std::uint32_t count) {
+    if (walk_ != nullptr) launchlint_tree_walk_keep_leaves(walk_, keep, count);
+  }
 
  private:
   LaunchlintTreeWalk* walk_;
@@ -298,6 +315,10 @@ class Positions {
 
   source::Position at(std::size_t byte) {
     if (line_ == 0 || byte < line_begin_ || byte >= line_end_) find_line(byte);
+    if (ascii()) {
+      // Every byte is a character: the column is the distance from the line's start.
+      return source::Position{line_, static_cast<std::uint32_t>(byte - line_begin_ + 1)};
+    }
     if (byte >= last_byte_ && byte - last_byte_ <= 2 * kBlock) {
       last_column_ += source::count_code_points(span(last_byte_, byte));
     } else if (byte - line_begin_ <= 2 * kBlock) {
@@ -307,6 +328,23 @@ class Positions {
     }
     last_byte_ = byte;
     return source::Position{line_, last_column_};
+  }
+
+  /// Whether the file is all ASCII (checked once, eight bytes at a time).
+  bool ascii() {
+    if (ascii_ < 0) {
+      const std::string& t = file_.text();
+      std::uint64_t any = 0;
+      std::size_t i = 0;
+      for (; i + 8 <= t.size(); i += 8) {
+        std::uint64_t w = 0;
+        std::memcpy(&w, t.data() + i, 8);
+        any |= w;
+      }
+      for (; i < t.size(); ++i) any |= static_cast<unsigned char>(t[i]);
+      ascii_ = (any & 0x8080808080808080ULL) == 0 ? 1 : 0;
+    }
+    return ascii_ == 1;
   }
 
   std::string_view span(std::size_t from, std::size_t to) const {
@@ -349,6 +387,7 @@ class Positions {
 
   const source::SourceFile& file_;
   std::vector<std::uint32_t> blocks_;  ///< code points before each kBlock-byte block
+  int ascii_ = -1;                     ///< ascii(): unknown (-1), no (0), yes (1)
   std::uint32_t line_ = 0;
   std::size_t line_begin_ = 0;
   std::size_t line_end_ = 0;
@@ -558,7 +597,8 @@ class Extractor {
     for (const Pending& p : pending_attributes_) {
       if (auto a = build_attribute_assignment(p)) facts.attribute_assignments.push_back(std::move(*a));
     }
-    facts.imports = std::move(imports_);
+    facts.imports = std::map<std::string, std::string>(std::make_move_iterator(imports_.begin()),
+                                                       std::make_move_iterator(imports_.end()));
     return facts;
   }
 
@@ -601,9 +641,10 @@ class Extractor {
     return f;
   }
 
-  /// Subtrees that hold nothing visit() looks at, so the walk does not enter them (moving the cursor is most of
-  /// the walk's cost): a string without replacement fields (no `f`/`t` prefix), a comment, and an import (on_import
-  /// reads its children itself).
+  /// Subtrees that hold nothing visit() looks at, so the walk does not enter them (moving through the tree is most
+  /// of the walk's cost): a string without replacement fields (no `f`/`t` prefix), a comment, and an import
+  /// (on_import reads its children itself). (Also skipping short subtrees whose text has no `(`, `=` or keyword
+  /// of interest was measured: the scan cost more than the walk it saved.)
   [[nodiscard]] bool opaque(TSNode n, TSSymbol s) const {
     if (s == g_.comment || s == g_.import_statement || s == g_.import_from_statement) return true;
     if (s != g_.string) return false;
@@ -619,6 +660,7 @@ class Extractor {
   /// is visited only when visit() acts on its kind: most nodes are leaves (names, operators, punctuation).
   void walk(TSNode root) {
     Walk w(root);
+    w.keep_leaves(g_.acted_on.get(), g_.symbol_count);
     std::vector<Frame> path;
     LaunchlintTreeStep step{};
     bool descend = true;
@@ -637,14 +679,7 @@ class Extractor {
   }
 
   /// Whether visit() or frame_for() does anything for a node of this kind.
-  [[nodiscard]] bool acts_on(TSSymbol s) const {
-    return s == g_.call || s == g_.assignment || s == g_.augmented_assignment || s == g_.for_statement ||
-           s == g_.for_in_clause || s == g_.as_pattern_target || s == g_.named_expression ||
-           s == g_.global_statement || s == g_.nonlocal_statement || s == g_.delete_statement ||
-           s == g_.function_definition || s == g_.class_definition || s == g_.lambda ||
-           s == g_.import_statement || s == g_.import_from_statement || s == g_.list_comprehension ||
-           s == g_.set_comprehension || s == g_.dictionary_comprehension || s == g_.generator_expression;
-  }
+  [[nodiscard]] bool acts_on(TSSymbol s) const { return s < g_.symbol_count && g_.acted_on[s]; }
 
   void visit(TSNode node, const Frame& f) {
     const TSSymbol s = f.symbol;
@@ -849,7 +884,7 @@ class Extractor {
     }
     // An import made in another function is not visible here in Python, but a script that relies on it is
     // still far more likely to mean that import than anything else.
-    auto it = imports_.find(std::string(name));
+    auto it = imports_.find(name);
     if (it != imports_.end()) return it->second;
     return std::nullopt;
   }
@@ -1324,7 +1359,7 @@ class Extractor {
   std::vector<Scope> scopes_;
   std::vector<Pending> pending_calls_;
   std::vector<Pending> pending_attributes_;
-  std::map<std::string, std::string> imports_;
+  std::map<std::string, std::string, std::less<>> imports_;  ///< looked up by string_view: no copy per query
   std::uint64_t value_budget_;
   std::uint64_t value_spent_ = 0;
 };

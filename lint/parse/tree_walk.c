@@ -12,14 +12,16 @@
 
 /* Iterates the children of one node: a visible node the walk descended into, or a hidden one it passes through. */
 typedef struct {
-  Subtree parent;
+  const Subtree *children;
   const TSSymbol *alias_sequence;
   Length position; /* where the next child starts (after its padding) */
   uint32_t child_index;
+  uint32_t child_count;
   uint32_t structural_child_index;
   uint32_t depth; /* the visible depth of the children */
-  /* `parent` as a child of the frame below, for fields. */
+  /* The node itself, as a child of the frame below, for fields. */
   uint32_t own_structural_child_index;
+  uint16_t production_id;
   bool own_visible;
   bool own_extra;
 } Frame;
@@ -30,6 +32,8 @@ struct LaunchlintTreeWalk {
   uint32_t size;
   uint32_t capacity;
   bool started;
+  const bool *keep_leaf; /* by public symbol; null: every leaf is returned */
+  uint32_t keep_leaf_count;
   /* The node returned last. */
   const Subtree *current;
   Length current_position;
@@ -64,26 +68,40 @@ static bool push(LaunchlintTreeWalk *self, const Subtree *node, Length position,
     self->frames = frames;
     self->capacity = capacity;
   }
-  self->frames[self->size++] = (Frame){
-      .parent = *node,
-      .alias_sequence = ts_language_alias_sequence(self->tree->language, ts_subtree_production_id(*node)),
-      .position = position,
-      .child_index = 0,
-      .structural_child_index = 0,
-      .depth = depth,
-      .own_structural_child_index = structural_child_index,
-      .own_visible = visible,
-      .own_extra = extra,
-  };
+  const uint16_t production_id = node->ptr->production_id;
+  Frame *f = &self->frames[self->size++];
+  f->children = ts_subtree_children(*node);
+  f->alias_sequence = ts_language_alias_sequence(self->tree->language, production_id);
+  f->position = position;
+  f->child_index = 0;
+  f->child_count = node->ptr->child_count;
+  f->structural_child_index = 0;
+  f->depth = depth;
+  f->own_structural_child_index = structural_child_index;
+  f->production_id = production_id;
+  f->own_visible = visible;
+  f->own_extra = extra;
   return true;
 }
 
-static void fill(const LaunchlintTreeWalk *self, LaunchlintTreeStep *out) {
+void launchlint_tree_walk_keep_leaves(LaunchlintTreeWalk *self, const bool *keep, uint32_t count) {
+  self->keep_leaf = keep;
+  self->keep_leaf_count = count;
+}
+
+/* ts_language_public_symbol, inlined: it runs for every node. */
+static inline TSSymbol public_symbol(const TSLanguage *language, TSSymbol symbol) {
+  return symbol == ts_builtin_sym_error ? symbol : language->public_symbol_map[symbol];
+}
+
+static void fill(const LaunchlintTreeWalk *self, LaunchlintTreeStep *out, TSSymbol symbol) {
   const Subtree subtree = *self->current;
   const TSLanguage *language = self->tree->language;
   const TSSymbol alias = self->current_alias;
-  out->node = ts_node_new(self->tree, self->current, self->current_position, alias);
-  out->symbol = ts_language_public_symbol(language, alias ? alias : ts_subtree_symbol(subtree));
+  const Length position = self->current_position;
+  /* ts_node_new, inlined. */
+  out->node = (TSNode){{position.bytes, position.extent.row, position.extent.column, alias}, self->current, self->tree};
+  out->symbol = symbol;
   out->depth = self->current_depth;
   out->named = alias ? ts_language_symbol_metadata(language, alias).named : ts_subtree_named(subtree);
   out->has_children = ts_subtree_child_count(subtree) > 0;
@@ -92,7 +110,8 @@ static void fill(const LaunchlintTreeWalk *self, LaunchlintTreeStep *out) {
 bool launchlint_tree_walk_next(LaunchlintTreeWalk *self, bool descend, LaunchlintTreeStep *out) {
   if (!self->started) {
     self->started = true;
-    fill(self, out);
+    const TSSymbol alias = self->current_alias;
+    fill(self, out, public_symbol(self->tree->language, alias ? alias : ts_subtree_symbol(*self->current)));
     return true;
   }
   if (descend && self->current && ts_subtree_child_count(*self->current) > 0) {
@@ -102,15 +121,14 @@ bool launchlint_tree_walk_next(LaunchlintTreeWalk *self, bool descend, Launchlin
       return false;
     }
   }
+  const TSLanguage *language = self->tree->language;
   while (self->size > 0) {
     Frame *f = &self->frames[self->size - 1];
-    const uint32_t count = f->parent.ptr->child_count;
-    if (f->child_index == count) {
+    if (f->child_index == f->child_count) {
       --self->size;
       continue;
     }
-    const Subtree *children = ts_subtree_children(f->parent);
-    const Subtree *child = &children[f->child_index];
+    const Subtree *child = &f->children[f->child_index];
     const Length position = f->position;
     const uint32_t structural = f->structural_child_index;
     const bool extra = ts_subtree_extra(*child);
@@ -124,19 +142,25 @@ bool launchlint_tree_walk_next(LaunchlintTreeWalk *self, bool descend, Launchlin
       ++f->structural_child_index;
     }
     f->position = length_add(f->position, ts_subtree_size(*child));
-    ++f->child_index;
-    if (f->child_index < count) f->position = length_add(f->position, ts_subtree_padding(children[f->child_index]));
+    if (++f->child_index < f->child_count) {
+      f->position = length_add(f->position, ts_subtree_padding(f->children[f->child_index]));
+    }
+    const uint32_t child_count = ts_subtree_child_count(*child);
     if (visible) {
+      const TSSymbol symbol = public_symbol(language, alias ? alias : ts_subtree_symbol(*child));
+      if (child_count == 0 && self->keep_leaf && symbol < self->keep_leaf_count && !self->keep_leaf[symbol]) {
+        continue;
+      }
       self->current = child;
       self->current_position = position;
       self->current_alias = alias;
       self->current_depth = f->depth;
       self->current_structural_child_index = structural;
       self->current_extra = extra;
-      fill(self, out);
+      fill(self, out, symbol);
       return true;
     }
-    if (ts_subtree_visible_child_count(*child) > 0) {
+    if (child_count > 0 && child->ptr->visible_child_count > 0) {
       if (!push(self, child, position, f->depth, structural, false, extra)) return false;
     }
   }
@@ -156,7 +180,7 @@ TSFieldId launchlint_tree_walk_field(const LaunchlintTreeWalk *self) {
     if (extra) break;
     const TSFieldMapEntry *map = NULL;
     const TSFieldMapEntry *end = NULL;
-    ts_language_field_map(self->tree->language, ts_subtree_production_id(self->frames[p].parent), &map, &end);
+    ts_language_field_map(self->tree->language, self->frames[p].production_id, &map, &end);
     for (; map < end; ++map) {
       if (!map->inherited && map->child_index == structural) return map->field_id;
     }

@@ -34,6 +34,10 @@ typedef struct {
 LaunchlintTreeWalk *launchlint_tree_walk_new(TSNode root);
 void launchlint_tree_walk_delete(LaunchlintTreeWalk *self);
 
+/* Passes over leaves (nodes without children) whose symbol s < count has keep[s] false: most nodes are leaves,
+ * and a caller that wants none of them saves their cost. `keep` must outlive the walk; null keeps every leaf. */
+void launchlint_tree_walk_keep_leaves(LaunchlintTreeWalk *self, const bool *keep, uint32_t count);
+
 /* Moves to the next visible node in document order and fills `out`; false at the end. With `descend` false, the
  * children of the node returned last are skipped. The first call returns the root. False also when memory for
  * the stack ran out. */
