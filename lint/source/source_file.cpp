@@ -40,6 +40,13 @@ bool is_valid_utf8(std::string_view text, std::size_t* first_bad) {
     std::uint32_t cp = 0;
     if (c < 0x80U) {
       ++i;
+      // ASCII runs eight bytes at a time.
+      while (i + 8 <= n) {
+        std::uint64_t w = 0;
+        std::memcpy(&w, text.data() + i, 8);
+        if ((w & 0x8080808080808080ULL) != 0) break;
+        i += 8;
+      }
       continue;
     }
     if ((c & 0xE0U) == 0xC0U) {
