@@ -5,6 +5,7 @@
 #include <tree_sitter/api.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -73,10 +74,16 @@ class LimitScanner {
   };
 
   static bool is_newline(char c) { return c == '\n' || c == '\r'; }
-  static bool is_word_start(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || static_cast<unsigned char>(c) >= 0x80;
-  }
-  static bool is_word(char c) { return is_word_start(c) || (c >= '0' && c <= '9'); }
+  /// Letters, `_`, digits and every byte of a UTF-8 sequence, by table: most bytes of a file are in words.
+  static constexpr std::array<bool, 256> kWord = [] {
+    std::array<bool, 256> t{};
+    for (int c = 0; c < 256; ++c) {
+      t[static_cast<std::size_t>(c)] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80 ||
+                                       (c >= '0' && c <= '9');
+    }
+    return t;
+  }();
+  static bool is_word(char c) { return kWord[static_cast<unsigned char>(c)]; }
 
   [[nodiscard]] char at(std::size_t k) const { return k < s_.size() ? s_[k] : '\0'; }
 
@@ -215,6 +222,41 @@ class LimitScanner {
       frames_.push_back(Frame{Mode::FormatSpec, f.quote, f.triple, f.depth});
     } else {
       ++i_;  // whitespace, operators, `;`, error bytes
+      if (top) {
+        // A run of them in one step: outside f-strings none of them changes the state.
+        while (i_ < s_.size() && is_inert(s_[i_])) ++i_;
+      }
+    }
+  }
+
+  /// Whitespace and operators (not brackets, quotes, `#`, `\\`, line ends or word characters): bytes that only
+  /// advance the scan in code outside f-strings (where `:` may start a format spec, so this is not used there).
+  static bool is_inert(char c) {
+    switch (c) {
+      case ' ':
+      case '\t':
+      case '\f':
+      case '.':
+      case ',':
+      case ':':
+      case ';':
+      case '=':
+      case '+':
+      case '-':
+      case '*':
+      case '/':
+      case '%':
+      case '&':
+      case '|':
+      case '^':
+      case '~':
+      case '<':
+      case '>':
+      case '!':
+      case '@':
+        return true;
+      default:
+        return false;
     }
   }
 
