@@ -243,7 +243,15 @@ class ChildReader {
     const std::uint32_t count = ts_node_named_child_count(node);
     out.reserve(count);
     if (count <= kIndexLimit) {
-      // Indexing costs O(index) per child; for a handful of children that beats the cursor's sibling walk.
+      // For a handful of children, one pass of the runtime's own child iteration (ts_node_named_child's order)
+      // beats the cursor's sibling walk.
+      std::array<TSNode, kIndexLimit> found{};
+      if (launchlint_named_children(node, found.data(), kIndexLimit) == count) {
+        for (std::uint32_t i = 0; i < count; ++i) {
+          if (ts_node_symbol(found[i]) != comment_) out.push_back(found[i]);
+        }
+        return out;
+      }
       for (std::uint32_t i = 0; i < count; ++i) {
         const TSNode n = ts_node_named_child(node, i);
         if (ts_node_symbol(n) != comment_) out.push_back(n);
@@ -635,7 +643,7 @@ class Extractor {
       s.is_class = f.symbol == g_.class_definition;
       scopes_.push_back(std::move(s));
       if (f.symbol == g_.function_definition) {
-        f.defines = text(ts_node_child_by_field_id(node, g_.f_name));
+        f.defines = text(launchlint_child_by_field_id(node, g_.f_name));
       }
     }
     return f;
@@ -688,13 +696,13 @@ class Extractor {
     } else if (s == g_.assignment) {
       on_assignment(node, f);
     } else if (s == g_.augmented_assignment) {
-      bind_targets(ts_node_child_by_field_id(node, g_.f_left), f.scope);
+      bind_targets(launchlint_child_by_field_id(node, g_.f_left), f.scope);
     } else if (s == g_.for_statement || s == g_.for_in_clause) {
-      bind_targets(ts_node_child_by_field_id(node, g_.f_left), f.scope);
+      bind_targets(launchlint_child_by_field_id(node, g_.f_left), f.scope);
     } else if (s == g_.as_pattern_target) {
       bind_targets(kids_.first_named(node), f.scope);
     } else if (s == g_.named_expression) {
-      bind_targets(ts_node_child_by_field_id(node, g_.f_name), f.scope);
+      bind_targets(launchlint_child_by_field_id(node, g_.f_name), f.scope);
     } else if (s == g_.global_statement || s == g_.nonlocal_statement || s == g_.delete_statement) {
       // These make a name's value depend on other code: poison it (count it as bound twice).
       for (const TSNode n : kids_.named(node)) {
@@ -706,18 +714,18 @@ class Extractor {
         }
       }
     } else if (s == g_.function_definition || s == g_.class_definition) {
-      bind_opaque(f.scope, text(ts_node_child_by_field_id(node, g_.f_name)));
-      if (s == g_.function_definition) bind_parameters(ts_node_child_by_field_id(node, g_.f_parameters), f);
+      bind_opaque(f.scope, text(launchlint_child_by_field_id(node, g_.f_name)));
+      if (s == g_.function_definition) bind_parameters(launchlint_child_by_field_id(node, g_.f_parameters), f);
     } else if (s == g_.lambda) {
-      bind_parameters(ts_node_child_by_field_id(node, g_.f_parameters), f);
+      bind_parameters(launchlint_child_by_field_id(node, g_.f_parameters), f);
     } else if (s == g_.import_statement || s == g_.import_from_statement) {
       on_import(node, f.scope);
     }
   }
 
   void on_assignment(TSNode node, const Frame& f) {
-    const TSNode left = ts_node_child_by_field_id(node, g_.f_left);
-    const TSNode right = ts_node_child_by_field_id(node, g_.f_right);
+    const TSNode left = launchlint_child_by_field_id(node, g_.f_left);
+    const TSNode right = launchlint_child_by_field_id(node, g_.f_right);
     if (ts_node_is_null(left) || ts_node_is_null(right)) return;  // `x: int` declares, it does not bind
     if (is(left, g_.identifier)) {
       Binding& b = binding(f.scope, text(left));
@@ -762,7 +770,7 @@ class Extractor {
       const TSSymbol s = ts_node_symbol(p);
       TSNode target = p;
       if (s == g_.default_parameter || s == g_.typed_default_parameter) {
-        target = ts_node_child_by_field_id(p, g_.f_name);
+        target = launchlint_child_by_field_id(p, g_.f_name);
       } else if (s == g_.typed_parameter) {
         target = kids_.first_named(p);
       }
@@ -810,7 +818,7 @@ class Extractor {
     std::string module;  // for `from M import ...`: M with its leading dots
     const bool from = ts_node_symbol(node) == g_.import_from_statement;
     if (from) {
-      const TSNode m = ts_node_child_by_field_id(node, g_.f_module_name);
+      const TSNode m = launchlint_child_by_field_id(node, g_.f_module_name);
       if (is(m, g_.dotted_name)) {
         module = dotted_text(m);
       } else if (is(m, g_.relative_import)) {
@@ -830,8 +838,8 @@ class Extractor {
       TSNode dotted = c.node;
       std::string_view alias;
       if (is(c.node, g_.aliased_import)) {
-        dotted = ts_node_child_by_field_id(c.node, g_.f_name);
-        alias = text(ts_node_child_by_field_id(c.node, g_.f_alias));
+        dotted = launchlint_child_by_field_id(c.node, g_.f_name);
+        alias = text(launchlint_child_by_field_id(c.node, g_.f_alias));
       }
       if (!is(dotted, g_.dotted_name)) continue;
       const std::vector<TSNode> ids = kids_.named(dotted);
@@ -893,10 +901,10 @@ class Extractor {
   std::optional<std::vector<std::string_view>> dotted_parts(TSNode n) {
     std::vector<std::string_view> parts;
     while (is(n, g_.attribute)) {
-      const TSNode attr = ts_node_child_by_field_id(n, g_.f_attribute);
+      const TSNode attr = launchlint_child_by_field_id(n, g_.f_attribute);
       if (!is(attr, g_.identifier)) return std::nullopt;
       parts.push_back(text(attr));
-      n = ts_node_child_by_field_id(n, g_.f_object);
+      n = launchlint_child_by_field_id(n, g_.f_object);
     }
     if (!is(n, g_.identifier)) return std::nullopt;
     parts.push_back(text(n));
@@ -930,7 +938,7 @@ class Extractor {
       c.dotted = true;
       if (parts->size() > 1) c.receiver = join(*parts, parts->size() - 1);
     } else if (is(function, g_.attribute)) {
-      c.qualified = text(ts_node_child_by_field_id(function, g_.f_attribute));
+      c.qualified = text(launchlint_child_by_field_id(function, g_.f_attribute));
     }
     return c;
   }
@@ -970,7 +978,7 @@ class Extractor {
     if (s == g_.identifier) return name_value(text(n), scope, depth, where);
     if (s == g_.attribute) return attribute_value(n, scope, where);
     if (s == g_.call) return call_value(n, scope, depth, where);
-    if (s == g_.assignment) return resolve(ts_node_child_by_field_id(n, g_.f_right), scope, depth + 1);
+    if (s == g_.assignment) return resolve(launchlint_child_by_field_id(n, g_.f_right), scope, depth + 1);
     return Value::unknown(where);
   }
 
@@ -1039,8 +1047,8 @@ class Extractor {
   }
 
   Value unary_value(TSNode n, int scope, int depth, source::Region where) {
-    const std::string_view op = text(ts_node_child_by_field_id(n, g_.f_operator));
-    const TSNode arg = ts_node_child_by_field_id(n, g_.f_argument);
+    const std::string_view op = text(launchlint_child_by_field_id(n, g_.f_operator));
+    const TSNode arg = launchlint_child_by_field_id(n, g_.f_argument);
     if (op != "-" && op != "+") return Value::unknown(where);
     if (op == "-" && is(arg, g_.integer)) return integer_value(text(arg), true, where);
     Value v = resolve(arg, scope, depth + 1);
@@ -1138,11 +1146,11 @@ class Extractor {
     if (is(n, g_.dictionary)) {
       for (const TSNode item : kids_.named(n)) {
         if (is(item, g_.pair)) {
-          const TSNode key = ts_node_child_by_field_id(item, g_.f_key);
+          const TSNode key = launchlint_child_by_field_id(item, g_.f_key);
           Value k = resolve(key, scope, depth + 1);
           if (k.kind != ValueKind::String) return std::nullopt;
           out.push_back(DictEntry{std::move(k.text),
-                                  resolve(ts_node_child_by_field_id(item, g_.f_value), scope, depth + 1),
+                                  resolve(launchlint_child_by_field_id(item, g_.f_value), scope, depth + 1),
                                   positions_.region(item), positions_.region(key)});
         } else if (is(item, g_.dictionary_splat)) {
           auto inner = dict_entries(kids_.first_named(item), scope, depth + 1);
@@ -1154,15 +1162,15 @@ class Extractor {
       }
       return out;
     }
-    if (is(n, g_.call) && is_builtin_dict(ts_node_child_by_field_id(n, g_.f_function), scope)) {
-      const TSNode args = ts_node_child_by_field_id(n, g_.f_arguments);
+    if (is(n, g_.call) && is_builtin_dict(launchlint_child_by_field_id(n, g_.f_function), scope)) {
+      const TSNode args = launchlint_child_by_field_id(n, g_.f_arguments);
       if (!is(args, g_.argument_list)) return std::nullopt;
       bool had_positional = false;
       for (const TSNode a : kids_.named(args)) {
         if (is(a, g_.keyword_argument)) {
-          const TSNode name = ts_node_child_by_field_id(a, g_.f_name);
+          const TSNode name = launchlint_child_by_field_id(a, g_.f_name);
           out.push_back(DictEntry{std::string(text(name)),
-                                  resolve(ts_node_child_by_field_id(a, g_.f_value), scope, depth + 1),
+                                  resolve(launchlint_child_by_field_id(a, g_.f_value), scope, depth + 1),
                                   positions_.region(a), positions_.region(name)});
         } else if (is(a, g_.dictionary_splat) || (!had_positional && !is(a, g_.list_splat) && !is(a, g_.error))) {
           // `dict(mapping, k=v)`: the mapping's entries come first, as in Python.
@@ -1242,7 +1250,7 @@ class Extractor {
   }
 
   Value call_value(TSNode n, int scope, int depth, source::Region where) {
-    const TSNode function = ts_node_child_by_field_id(n, g_.f_function);
+    const TSNode function = launchlint_child_by_field_id(n, g_.f_function);
     if (is_builtin_dict(function, scope)) {
       auto entries = dict_entries(n, scope, depth);
       if (!entries) return Value::unknown(where);
@@ -1266,7 +1274,7 @@ class Extractor {
 
   PyCall build_call(const Pending& p) {
     PyCall call;
-    const TSNode function = ts_node_child_by_field_id(p.node, g_.f_function);
+    const TSNode function = launchlint_child_by_field_id(p.node, g_.f_function);
     Callee c = callee_of(function, p.scope);
     call.callee = std::move(c.qualified);
     call.name = std::string(last_component(call.callee));
@@ -1276,7 +1284,7 @@ class Extractor {
     call.function = std::string(p.function);
     call.order = ts_node_start_byte(p.node);
 
-    const TSNode args = ts_node_child_by_field_id(p.node, g_.f_arguments);
+    const TSNode args = launchlint_child_by_field_id(p.node, g_.f_arguments);
     std::size_t position = 0;
     auto add_positional = [&](Value v, source::Region region, source::Region name_region) {
       PyArg a;
@@ -1297,10 +1305,10 @@ class Extractor {
       const TSSymbol s = ts_node_symbol(a);
       if (s == g_.error) continue;
       if (s == g_.keyword_argument) {
-        const TSNode name = ts_node_child_by_field_id(a, g_.f_name);
+        const TSNode name = launchlint_child_by_field_id(a, g_.f_name);
         PyArg arg;
         arg.name = std::string(text(name));
-        arg.value = resolve(ts_node_child_by_field_id(a, g_.f_value), p.scope, 0);
+        arg.value = resolve(launchlint_child_by_field_id(a, g_.f_value), p.scope, 0);
         arg.region = positions_.region(a);
         arg.name_region = positions_.region(name);
         call.args.push_back(std::move(arg));
@@ -1339,13 +1347,13 @@ class Extractor {
   }
 
   std::optional<PyAttributeAssignment> build_attribute_assignment(const Pending& p) {
-    const TSNode left = ts_node_child_by_field_id(p.node, g_.f_left);
+    const TSNode left = launchlint_child_by_field_id(p.node, g_.f_left);
     auto parts = dotted_parts(left);
     if (!parts) return std::nullopt;  // `a[0].b = ...`, `f().x = ...`: no dotted target to name
     PyAttributeAssignment a;
     a.target = join(*parts, parts->size());
     a.attribute = std::string(parts->back());
-    a.value = resolve(ts_node_child_by_field_id(p.node, g_.f_right), p.scope, 0);
+    a.value = resolve(launchlint_child_by_field_id(p.node, g_.f_right), p.scope, 0);
     a.region = positions_.region(p.node);
     a.function = std::string(p.function);
     return a;

@@ -192,3 +192,163 @@ TSFieldId launchlint_tree_walk_field(const LaunchlintTreeWalk *self) {
   }
   return 0;
 }
+
+/* ---- Node queries: node.c's, with its iterator inlined ---- */
+
+/* node.c's NodeChildIterator. */
+typedef struct {
+  Subtree parent;
+  const TSTree *tree;
+  Length position;
+  uint32_t child_index;
+  uint32_t structural_child_index;
+  const TSSymbol *alias_sequence;
+} ChildIterator;
+
+static inline ChildIterator iterate_children(const TSNode *node) {
+  const Subtree subtree = *(const Subtree *)node->id;
+  if (ts_subtree_child_count(subtree) == 0) return (ChildIterator){NULL_SUBTREE, node->tree, length_zero(), 0, 0, NULL};
+  return (ChildIterator){
+      .parent = subtree,
+      .tree = node->tree,
+      .position = {ts_node_start_byte(*node), ts_node_start_point(*node)},
+      .child_index = 0,
+      .structural_child_index = 0,
+      .alias_sequence = ts_language_alias_sequence(node->tree->language, subtree.ptr->production_id),
+  };
+}
+
+static inline bool child_iterator_next(ChildIterator *self, TSNode *result) {
+  if (!self->parent.ptr || self->child_index == self->parent.ptr->child_count) return false;
+  const Subtree *child = &ts_subtree_children(self->parent)[self->child_index];
+  TSSymbol alias_symbol = 0;
+  if (!ts_subtree_extra(*child)) {
+    if (self->alias_sequence) alias_symbol = self->alias_sequence[self->structural_child_index];
+    self->structural_child_index++;
+  }
+  if (self->child_index > 0) self->position = length_add(self->position, ts_subtree_padding(*child));
+  *result = (TSNode){{self->position.bytes, self->position.extent.row, self->position.extent.column, alias_symbol},
+                     child, self->tree};
+  self->position = length_add(self->position, ts_subtree_size(*child));
+  self->child_index++;
+  return true;
+}
+
+static inline Subtree subtree_of(TSNode n) { return *(const Subtree *)n.id; }
+
+/* ts_node__is_relevant */
+static inline bool is_relevant(TSNode self, bool include_anonymous) {
+  const Subtree tree = subtree_of(self);
+  const TSSymbol alias = (TSSymbol)self.context[3];
+  if (include_anonymous) return ts_subtree_visible(tree) || alias;
+  if (alias) return ts_language_symbol_metadata(self.tree->language, alias).named;
+  return ts_subtree_visible(tree) && ts_subtree_named(tree);
+}
+
+/* ts_node__relevant_child_count */
+static inline uint32_t relevant_child_count(TSNode self, bool include_anonymous) {
+  const Subtree tree = subtree_of(self);
+  if (ts_subtree_child_count(tree) == 0) return 0;
+  return include_anonymous ? tree.ptr->visible_child_count : tree.ptr->named_child_count;
+}
+
+static const TSNode kNullNode = {{0, 0, 0, 0}, NULL, NULL};
+
+/* ts_node__child */
+static TSNode nth_child(TSNode self, uint32_t child_index, bool include_anonymous) {
+  TSNode result = self;
+  bool did_descend = true;
+  while (did_descend) {
+    did_descend = false;
+    TSNode child;
+    uint32_t index = 0;
+    ChildIterator iterator = iterate_children(&result);
+    while (child_iterator_next(&iterator, &child)) {
+      if (is_relevant(child, include_anonymous)) {
+        if (index == child_index) return child;
+        index++;
+      } else {
+        const uint32_t grandchild_index = child_index - index;
+        const uint32_t grandchild_count = relevant_child_count(child, include_anonymous);
+        if (grandchild_index < grandchild_count) {
+          did_descend = true;
+          result = child;
+          child_index = grandchild_index;
+          break;
+        }
+        index += grandchild_count;
+      }
+    }
+  }
+  return kNullNode;
+}
+
+TSNode launchlint_child_by_field_id(TSNode self, TSFieldId field_id) {
+recur:
+  if (!field_id || ts_subtree_child_count(subtree_of(self)) == 0 || subtree_of(self).ptr->visible_child_count == 0) {
+    return kNullNode;
+  }
+  const TSFieldMapEntry *field_map;
+  const TSFieldMapEntry *field_map_end;
+  ts_language_field_map(self.tree->language, subtree_of(self).ptr->production_id, &field_map, &field_map_end);
+  if (field_map == field_map_end) return kNullNode;
+  while (field_map->field_id < field_id) {
+    field_map++;
+    if (field_map == field_map_end) return kNullNode;
+  }
+  while (field_map_end[-1].field_id > field_id) {
+    field_map_end--;
+    if (field_map == field_map_end) return kNullNode;
+  }
+  TSNode child;
+  ChildIterator iterator = iterate_children(&self);
+  while (child_iterator_next(&iterator, &child)) {
+    if (!ts_subtree_extra(subtree_of(child))) {
+      const uint32_t index = iterator.structural_child_index - 1;
+      if (index < field_map->child_index) continue;
+      if (field_map->inherited) {
+        if (field_map + 1 == field_map_end) {
+          self = child;
+          goto recur;
+        } else {
+          const TSNode result = launchlint_child_by_field_id(child, field_id);
+          if (result.id) return result;
+          field_map++;
+          if (field_map == field_map_end) return kNullNode;
+        }
+      } else if (is_relevant(child, true)) {
+        return child;
+      } else if (relevant_child_count(child, true) > 0) {
+        return nth_child(child, 0, true);
+      } else {
+        field_map++;
+        if (field_map == field_map_end) return kNullNode;
+      }
+    }
+  }
+  return kNullNode;
+}
+
+/* The named children in order, as ts_node_named_child(self, 0 ... n - 1) gives them, in one pass: a child that is
+ * not relevant is replaced by its own named children, recursively (an explicit stack; hidden nesting is shallow). */
+uint32_t launchlint_named_children(TSNode self, TSNode *out, uint32_t capacity) {
+  ChildIterator stack[64];
+  uint32_t depth = 0;
+  uint32_t count = 0;
+  stack[depth++] = iterate_children(&self);
+  while (depth > 0) {
+    TSNode child;
+    if (!child_iterator_next(&stack[depth - 1], &child)) {
+      --depth;
+      continue;
+    }
+    if (is_relevant(child, false)) {
+      if (count < capacity) out[count] = child;
+      ++count;
+    } else if (relevant_child_count(child, false) > 0) {
+      if (depth == sizeof stack / sizeof stack[0]) return UINT32_MAX; /* too deep: the caller asks one by one */
+      stack[depth++] = iterate_children(&child);
+    }
+  }
+  return count;
+}

@@ -46,6 +46,15 @@ bool launchlint_tree_walk_next(LaunchlintTreeWalk *self, bool descend, Launchlin
 /* The field of the node returned last, as ts_tree_cursor_current_field_id gives it (0: none). */
 TSFieldId launchlint_tree_walk_field(const LaunchlintTreeWalk *self);
 
+/* ts_node_child_by_field_id, the same algorithm (node.c) with the runtime's iterator inlined: the fact
+ * extraction asks it for every call, argument and assignment. */
+TSNode launchlint_child_by_field_id(TSNode self, TSFieldId field_id);
+
+/* Writes the named children of `self` (those ts_node_named_child gives for 0 ... n - 1) to out[0 ... capacity - 1]
+ * in one pass; returns n (which may exceed capacity), or UINT32_MAX when hidden nodes nest too deep for its
+ * fixed stack (then ask ts_node_named_child). */
+uint32_t launchlint_named_children(TSNode self, TSNode *out, uint32_t capacity);
+
 #ifdef __cplusplus
 }
 #endif

@@ -96,6 +96,47 @@ void check_same(const TSLanguage* language, const std::string& text, const std::
       REQUIRE(got[i] == expected[i]);
     }
   }
+  // The node queries agree with the runtime's on every node and every field.
+  {
+    const std::vector<Seen> all = with_cursor(root, [](TSNode) { return false; });
+    TSTreeCursor c = ts_tree_cursor_new(root);
+    std::vector<TSNode> nodes;
+    for (;;) {
+      nodes.push_back(ts_tree_cursor_current_node(&c));
+      if (ts_tree_cursor_goto_first_child(&c)) continue;
+      bool moved = false;
+      while (!(moved = ts_tree_cursor_goto_next_sibling(&c))) {
+        if (!ts_tree_cursor_goto_parent(&c)) break;
+      }
+      if (!moved) break;
+    }
+    ts_tree_cursor_delete(&c);
+    const std::uint32_t fields = ts_language_field_count(language);
+    for (const TSNode n : nodes) {
+      for (TSFieldId f = 0; f <= fields; ++f) {
+        const TSNode expected = ts_node_child_by_field_id(n, f);
+        const TSNode got = launchlint_child_by_field_id(n, f);
+        INFO(what << ": node at byte " << ts_node_start_byte(n) << ", field " << f);
+        REQUIRE(ts_node_is_null(got) == ts_node_is_null(expected));
+        if (ts_node_is_null(expected)) continue;
+        REQUIRE(ts_node_eq(got, expected));
+        REQUIRE(ts_node_start_byte(got) == ts_node_start_byte(expected));
+        REQUIRE(ts_node_start_point(got).row == ts_node_start_point(expected).row);
+        REQUIRE(ts_node_symbol(got) == ts_node_symbol(expected));
+      }
+      const std::uint32_t count = ts_node_named_child_count(n);
+      std::vector<TSNode> got(count + 1);
+      REQUIRE(launchlint_named_children(n, got.data(), count + 1) == count);
+      for (std::uint32_t i = 0; i < count; ++i) {
+        const TSNode expected = ts_node_named_child(n, i);
+        REQUIRE(ts_node_eq(got[i], expected));
+        REQUIRE(ts_node_start_byte(got[i]) == ts_node_start_byte(expected));
+        REQUIRE(ts_node_start_point(got[i]).row == ts_node_start_point(expected).row);
+        REQUIRE(ts_node_symbol(got[i]) == ts_node_symbol(expected));
+      }
+    }
+    CHECK(all.size() == nodes.size());
+  }
   // A subtree as the root: the walk starts there, at depth 0.
   const TSNode first = ts_node_named_child(root, 0);
   if (!ts_node_is_null(first)) {
