@@ -84,8 +84,10 @@ struct Grammar {
       dictionary_splat_pattern, pattern_list, tuple_pattern, list_pattern, import_statement, import_from_statement,
       dotted_name, aliased_import, relative_import, import_prefix, list_comprehension, set_comprehension,
       dictionary_comprehension;
-  /// By symbol: whether the fact walk acts on a node of this kind (Extractor::acts_on), for the walk's leaf filter.
+  /// By symbol: whether the fact walk acts on a node of this kind (Extractor::visit, Extractor::frame_for).
   std::unique_ptr<bool[]> acted_on;
+  /// acted_on, and strings: the nodes the fact walk returns (Extractor::walk).
+  std::unique_ptr<bool[]> walked;
   std::uint32_t symbol_count = 0;
   TSFieldId f_name, f_alias, f_module_name, f_left, f_right, f_value, f_key, f_body, f_function, f_arguments, f_object,
       f_attribute, f_parameters, f_argument, f_operator;
@@ -185,6 +187,9 @@ struct Grammar {
                              list_comprehension, set_comprehension, dictionary_comprehension, generator_expression}) {
       if (s < symbol_count) acted_on[s] = true;
     }
+    walked = std::make_unique<bool[]>(symbol_count);
+    for (std::uint32_t s = 0; s < symbol_count; ++s) walked[s] = acted_on[s];
+    if (string < symbol_count) walked[string] = true;
   }
 };
 
@@ -200,8 +205,11 @@ class Walk {
     return walk_ != nullptr && launchlint_tree_walk_next(walk_, descend, &step);
   }
   [[nodiscard]] TSFieldId field() const { return launchlint_tree_walk_field(walk_); }
-  void keep_leaves(const bool* keep, std::uint32_t count) {
-    if (walk_ != nullptr) launchlint_tree_walk_keep_leaves(walk_, keep, count);
+  [[nodiscard]] TSFieldId ancestor_field(std::uint32_t depth) const {
+    return launchlint_tree_walk_ancestor_field(walk_, depth);
+  }
+  void keep(const bool* keep, std::uint32_t count) {
+    if (walk_ != nullptr) launchlint_tree_walk_keep(walk_, keep, count);
   }
 
  private:
@@ -664,30 +672,30 @@ class Extractor {
     return false;
   }
 
-  /// One pass over the visible nodes. A node without children gets no frame (nothing is evaluated under it) and
-  /// is visited only when visit() acts on its kind: most nodes are leaves (names, operators, punctuation).
+  /// One pass over the tree. The walk returns only the nodes visit() or frame_for() acts on, and strings (whose
+  /// children opaque() may skip): the others change nothing (a node's scope and function are its parent's unless
+  /// the parent opens a scope), so a returned node's frame derives from the nearest returned ancestor's, and the
+  /// field that decides whether it lies in that ancestor's body is the one of the ancestor's child on its path.
   void walk(TSNode root) {
     Walk w(root);
-    w.keep_leaves(g_.acted_on.get(), g_.symbol_count);
-    std::vector<Frame> path;
+    w.keep(g_.walked.get(), g_.symbol_count);
+    struct Kept {
+      std::uint32_t depth;
+      Frame frame;
+    };
+    std::vector<Kept> path;
     LaunchlintTreeStep step{};
     bool descend = true;
     while (w.next(descend, step)) {
-      path.resize(std::min<std::size_t>(path.size(), step.depth), Frame{});
-      if (!step.has_children && !acts_on(step.symbol)) {
-        descend = false;
-        continue;
-      }
-      const Frame* parent = path.empty() ? nullptr : &path.back();
-      const TSFieldId field = parent != nullptr && parent->created_scope >= 0 ? w.field() : 0;
-      path.push_back(frame_for(step.node, step.symbol, parent, field));
-      if (step.named) visit(step.node, path.back());
+      while (!path.empty() && path.back().depth >= step.depth) path.pop_back();
+      const Frame* parent = path.empty() ? nullptr : &path.back().frame;
+      const TSFieldId field = parent != nullptr && parent->created_scope >= 0 ? w.ancestor_field(path.back().depth + 1) : 0;
+      path.push_back(Kept{step.depth, frame_for(step.node, step.symbol, parent, field)});
+      if (step.named) visit(step.node, path.back().frame);
       descend = step.has_children && !opaque(step.node, step.symbol);
     }
   }
 
-  /// Whether visit() or frame_for() does anything for a node of this kind.
-  [[nodiscard]] bool acts_on(TSSymbol s) const { return s < g_.symbol_count && g_.acted_on[s]; }
 
   void visit(TSNode node, const Frame& f) {
     const TSSymbol s = f.symbol;

@@ -32,8 +32,8 @@ struct LaunchlintTreeWalk {
   uint32_t size;
   uint32_t capacity;
   bool started;
-  const bool *keep_leaf; /* by public symbol; null: every leaf is returned */
-  uint32_t keep_leaf_count;
+  const bool *keep; /* by public symbol; null: every node is returned */
+  uint32_t keep_count;
   /* The node returned last. */
   const Subtree *current;
   Length current_position;
@@ -84,9 +84,9 @@ static bool push(LaunchlintTreeWalk *self, const Subtree *node, Length position,
   return true;
 }
 
-void launchlint_tree_walk_keep_leaves(LaunchlintTreeWalk *self, const bool *keep, uint32_t count) {
-  self->keep_leaf = keep;
-  self->keep_leaf_count = count;
+void launchlint_tree_walk_keep(LaunchlintTreeWalk *self, const bool *keep, uint32_t count) {
+  self->keep = keep;
+  self->keep_count = count;
 }
 
 /* ts_language_public_symbol, inlined: it runs for every node. */
@@ -148,7 +148,11 @@ bool launchlint_tree_walk_next(LaunchlintTreeWalk *self, bool descend, Launchlin
     const uint32_t child_count = ts_subtree_child_count(*child);
     if (visible) {
       const TSSymbol symbol = public_symbol(language, alias ? alias : ts_subtree_symbol(*child));
-      if (child_count == 0 && self->keep_leaf && symbol < self->keep_leaf_count && !self->keep_leaf[symbol]) {
+      if (self->keep && symbol < self->keep_count && !self->keep[symbol]) {
+        /* Not returned: a leaf is passed over, a node with children is entered as if hidden (one level deeper). */
+        if (child_count > 0) {
+          if (!push(self, child, position, f->depth + 1, structural, true, extra)) return false;
+        }
         continue;
       }
       self->current = child;
@@ -168,14 +172,13 @@ bool launchlint_tree_walk_next(LaunchlintTreeWalk *self, bool descend, Launchlin
   return false;
 }
 
-TSFieldId launchlint_tree_walk_field(const LaunchlintTreeWalk *self) {
-  /* ts_tree_cursor_current_field_id: the current node, then its hidden ancestors up to the first visible one;
-   * the first of them that a field names in its parent's production gives the field. */
-  uint32_t structural = self->current_structural_child_index;
-  bool extra = self->current_extra;
+/* ts_tree_cursor_current_field_id for the node whose own entry is (structural, extra) and whose parent's frame is
+ * frames[top - 1]: that node, then its hidden ancestors up to the first visible one; the first of them that a
+ * field names in its parent's production gives the field. */
+static TSFieldId field_of(const LaunchlintTreeWalk *self, uint32_t top, uint32_t structural, bool extra) {
   bool first = true;
   bool visible = true;
-  for (uint32_t p = self->size; p-- > 0;) {
+  for (uint32_t p = top; p-- > 0;) {
     if (!first && visible) break;
     if (extra) break;
     const TSFieldMapEntry *map = NULL;
@@ -189,6 +192,20 @@ TSFieldId launchlint_tree_walk_field(const LaunchlintTreeWalk *self) {
     structural = f->own_structural_child_index;
     extra = f->own_extra;
     visible = f->own_visible;
+  }
+  return 0;
+}
+
+TSFieldId launchlint_tree_walk_field(const LaunchlintTreeWalk *self) {
+  return field_of(self, self->size, self->current_structural_child_index, self->current_extra);
+}
+
+TSFieldId launchlint_tree_walk_ancestor_field(const LaunchlintTreeWalk *self, uint32_t depth) {
+  if (depth >= self->current_depth) return launchlint_tree_walk_field(self);
+  /* The ancestor's own frame: visible, its children one level deeper. */
+  for (uint32_t p = self->size; p-- > 0;) {
+    const Frame *f = &self->frames[p];
+    if (f->own_visible && f->depth == depth + 1) return field_of(self, p, f->own_structural_child_index, f->own_extra);
   }
   return 0;
 }

@@ -34,9 +34,11 @@ typedef struct {
 LaunchlintTreeWalk *launchlint_tree_walk_new(TSNode root);
 void launchlint_tree_walk_delete(LaunchlintTreeWalk *self);
 
-/* Passes over leaves (nodes without children) whose symbol s < count has keep[s] false: most nodes are leaves,
- * and a caller that wants none of them saves their cost. `keep` must outlive the walk; null keeps every leaf. */
-void launchlint_tree_walk_keep_leaves(LaunchlintTreeWalk *self, const bool *keep, uint32_t count);
+/* Returns only nodes whose symbol s < count has keep[s] true (and the root): the others are passed over (a node
+ * with children is still entered, so the depths of the nodes returned stay those of the tree). Most nodes are of
+ * no interest to a caller that looks for a few kinds, and not returning them saves their cost. `keep` must
+ * outlive the walk; null returns every node. */
+void launchlint_tree_walk_keep(LaunchlintTreeWalk *self, const bool *keep, uint32_t count);
 
 /* Moves to the next visible node in document order and fills `out`; false at the end. With `descend` false, the
  * children of the node returned last are skipped. The first call returns the root. False also when memory for
@@ -45,6 +47,10 @@ bool launchlint_tree_walk_next(LaunchlintTreeWalk *self, bool descend, Launchlin
 
 /* The field of the node returned last, as ts_tree_cursor_current_field_id gives it (0: none). */
 TSFieldId launchlint_tree_walk_field(const LaunchlintTreeWalk *self);
+
+/* The field of the visible ancestor of the node returned last at visible depth `depth` (returned or passed over),
+ * as a cursor standing on that ancestor would give it; the node's own field for its own depth. */
+TSFieldId launchlint_tree_walk_ancestor_field(const LaunchlintTreeWalk *self, uint32_t depth);
 
 /* ts_node_child_by_field_id, the same algorithm (node.c) with the runtime's iterator inlined: the fact
  * extraction asks it for every call, argument and assignment. */

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -76,6 +77,57 @@ std::vector<Seen> with_walk(TSNode root, const Skip& skip) {
   return out;
 }
 
+/// With a keep table: the walk returns the cursor's nodes of the kept kinds (and the root) at their depths, and
+/// the field of each one's ancestors at every depth is the one the cursor gives standing on that ancestor.
+void check_kept(TSNode root, const std::vector<bool>& keep_table) {
+  struct Node {
+    const void* id;
+    std::uint32_t depth;
+    std::vector<TSFieldId> fields;  // by depth, the node's own last
+  };
+  std::vector<Node> expected;
+  {
+    TSTreeCursor c = ts_tree_cursor_new(root);
+    std::vector<TSFieldId> fields;
+    for (;;) {
+      const TSNode n = ts_tree_cursor_current_node(&c);
+      fields.push_back(ts_tree_cursor_current_field_id(&c));
+      const TSSymbol s = ts_node_symbol(n);
+      if (expected.empty() || s >= keep_table.size() || keep_table[s]) {
+        expected.push_back(Node{n.id, static_cast<std::uint32_t>(fields.size() - 1), fields});
+      }
+      if (ts_tree_cursor_goto_first_child(&c)) continue;
+      fields.pop_back();
+      bool moved = false;
+      while (!(moved = ts_tree_cursor_goto_next_sibling(&c))) {
+        if (!ts_tree_cursor_goto_parent(&c)) break;
+        fields.pop_back();
+      }
+      if (!moved) break;
+    }
+    ts_tree_cursor_delete(&c);
+  }
+  std::unique_ptr<bool[]> keep = std::make_unique<bool[]>(keep_table.size());
+  for (std::size_t i = 0; i < keep_table.size(); ++i) keep[i] = keep_table[i];
+  LaunchlintTreeWalk* w = launchlint_tree_walk_new(root);
+  launchlint_tree_walk_keep(w, keep.get(), static_cast<std::uint32_t>(keep_table.size()));
+  LaunchlintTreeStep step{};
+  std::size_t i = 0;
+  while (launchlint_tree_walk_next(w, true, &step)) {
+    REQUIRE(i < expected.size());
+    INFO("kept node " << i << " at byte " << ts_node_start_byte(step.node));
+    REQUIRE(step.node.id == expected[i].id);
+    REQUIRE(step.depth == expected[i].depth);
+    for (std::uint32_t d = 0; d <= step.depth; ++d) {
+      INFO("ancestor at depth " << d);
+      REQUIRE(launchlint_tree_walk_ancestor_field(w, d) == expected[i].fields[d]);
+    }
+    ++i;
+  }
+  CHECK(i == expected.size());
+  launchlint_tree_walk_delete(w);
+}
+
 /// The walk gives exactly the cursor's nodes, depths and fields, with and without skipped subtrees.
 void check_same(const TSLanguage* language, const std::string& text, const std::string& what) {
   TSParser* parser = ts_parser_new();
@@ -136,6 +188,19 @@ void check_same(const TSLanguage* language, const std::string& text, const std::
       }
     }
     CHECK(all.size() == nodes.size());
+  }
+  // Keep tables: every third kind, and the kinds that hold the others (calls, blocks, strings...).
+  {
+    const std::uint32_t symbols = ts_language_symbol_count(language);
+    std::vector<bool> every_third(symbols);
+    std::vector<bool> named_only(symbols);
+    for (std::uint32_t s = 0; s < symbols; ++s) {
+      every_third[s] = s % 3 == 0;
+      named_only[s] = ts_language_symbol_type(language, static_cast<TSSymbol>(s)) == TSSymbolTypeRegular && s % 2 == 1;
+    }
+    INFO(what);
+    check_kept(root, every_third);
+    check_kept(root, named_only);
   }
   // A subtree as the root: the walk starts there, at depth 0.
   const TSNode first = ts_node_named_child(root, 0);
