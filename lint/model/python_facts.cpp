@@ -229,18 +229,15 @@ class ChildReader {
   ChildReader() = default;
   ChildReader(const ChildReader&) = delete;
   ChildReader& operator=(const ChildReader&) = delete;
-  ~ChildReader() {
-    if (live_) ts_tree_cursor_delete(&cursor_);
-  }
+  ~ChildReader() { launchlint_tree_walk_delete(walk_); }
 
-  /// Every child with its field id.
+  /// Every child with its field id (as a cursor gives them).
   std::vector<Child> all(TSNode node) {
     std::vector<Child> out;
-    TSTreeCursor* c = at(node);
-    if (ts_tree_cursor_goto_first_child(c)) {
-      do {
-        out.push_back(Child{ts_tree_cursor_current_node(c), ts_tree_cursor_current_field_id(c)});
-      } while (ts_tree_cursor_goto_next_sibling(c));
+    LaunchlintTreeStep step{};
+    if (!start(node)) return out;
+    while (next_child(step)) {
+      out.push_back(Child{step.node, launchlint_tree_walk_field(walk_)});
     }
     return out;
   }
@@ -251,8 +248,7 @@ class ChildReader {
     const std::uint32_t count = ts_node_named_child_count(node);
     out.reserve(count);
     if (count <= kIndexLimit) {
-      // For a handful of children, one pass of the runtime's own child iteration (ts_node_named_child's order)
-      // beats the cursor's sibling walk.
+      // For a handful of children, ts_node_named_child's order (the runtime's own child iteration) in one pass.
       std::array<TSNode, kIndexLimit> found{};
       if (launchlint_named_children(node, found.data(), kIndexLimit) == count) {
         for (std::uint32_t i = 0; i < count; ++i) {
@@ -266,41 +262,47 @@ class ChildReader {
       }
       return out;
     }
-    TSTreeCursor* c = at(node);
-    if (ts_tree_cursor_goto_first_child(c)) {
-      do {
-        const TSNode n = ts_tree_cursor_current_node(c);
-        if (ts_node_is_named(n) && ts_node_symbol(n) != comment_) out.push_back(n);
-      } while (ts_tree_cursor_goto_next_sibling(c));
+    LaunchlintTreeStep step{};
+    if (!start(node)) return out;
+    while (next_child(step)) {
+      if (step.named && step.symbol != comment_) out.push_back(step.node);
     }
     return out;
   }
 
   TSNode first_named(TSNode node) {
-    TSTreeCursor* c = at(node);
-    if (ts_tree_cursor_goto_first_child(c)) {
-      do {
-        const TSNode n = ts_tree_cursor_current_node(c);
-        if (ts_node_is_named(n) && ts_node_symbol(n) != comment_) return n;
-      } while (ts_tree_cursor_goto_next_sibling(c));
+    LaunchlintTreeStep step{};
+    if (!start(node)) return TSNode{};
+    while (next_child(step)) {
+      if (step.named && step.symbol != comment_) return step.node;
     }
     return TSNode{};
   }
 
  private:
-  TSTreeCursor* at(TSNode node) {
-    if (live_) {
-      ts_tree_cursor_reset(&cursor_, node);
+  /// The walk at `node`, past `node` itself: next_child() then gives its children (false when out of memory).
+  bool start(TSNode node) {
+    if (walk_ == nullptr) {
+      walk_ = launchlint_tree_walk_new(node);
+      if (walk_ == nullptr) return false;
     } else {
-      cursor_ = ts_tree_cursor_new(node);
-      live_ = true;
+      launchlint_tree_walk_reset(walk_, node);
     }
-    return &cursor_;
+    LaunchlintTreeStep root{};
+    entered_ = false;
+    return launchlint_tree_walk_next(walk_, false, &root);
+  }
+
+  /// The next child of the node start() was given: the first call enters it, the others stay at its level.
+  bool next_child(LaunchlintTreeStep& step) {
+    const bool descend = !entered_;
+    entered_ = true;
+    return launchlint_tree_walk_next(walk_, descend, &step);
   }
 
   static constexpr std::uint32_t kIndexLimit = 8;
-  TSTreeCursor cursor_{};
-  bool live_ = false;
+  LaunchlintTreeWalk* walk_ = nullptr;
+  bool entered_ = false;
   TSSymbol comment_ = Grammar::get().comment;
 };
 

@@ -53,6 +53,18 @@ LaunchlintTreeWalk *launchlint_tree_walk_new(TSNode root) {
   return self;
 }
 
+void launchlint_tree_walk_reset(LaunchlintTreeWalk *self, TSNode root) {
+  self->tree = root.tree;
+  self->size = 0;
+  self->started = false;
+  self->current = (const Subtree *)root.id;
+  self->current_position = (Length){ts_node_start_byte(root), ts_node_start_point(root)};
+  self->current_alias = (TSSymbol)root.context[3];
+  self->current_depth = 0;
+  self->current_structural_child_index = 0;
+  self->current_extra = false;
+}
+
 void launchlint_tree_walk_delete(LaunchlintTreeWalk *self) {
   if (!self) return;
   free(self->frames);

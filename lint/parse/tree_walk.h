@@ -33,6 +33,8 @@ typedef struct {
 /* A walk starting at `root` (which it returns first). Null when out of memory. */
 LaunchlintTreeWalk *launchlint_tree_walk_new(TSNode root);
 void launchlint_tree_walk_delete(LaunchlintTreeWalk *self);
+/* Starts over at `root` (of any tree), keeping the stack's memory and the keep table. */
+void launchlint_tree_walk_reset(LaunchlintTreeWalk *self, TSNode root);
 
 /* Returns only nodes whose symbol s < count has keep[s] true (and the root): the others are passed over (a node
  * with children is still entered, so the depths of the nodes returned stay those of the tree). Most nodes are of
