@@ -433,8 +433,16 @@ PythonTree PythonTree::parse(const source::SourceFile& file) {
     result.errors_.push_back(ParseError{file.region(at, at + 1), std::move(violation->message)});
     return result;
   }
-  std::unique_ptr<TSParser, ParserDeleter> parser(ts_parser_new());
-  if (!parser || !ts_parser_set_language(parser.get(), tree_sitter_python())) {
+  // One parser per thread, reset before each parse (a parse stopped by its budget must not be resumed): creating
+  // and deleting one per file cost as much as reading the file.
+  static thread_local std::unique_ptr<TSParser, ParserDeleter> parser;
+  if (!parser) {
+    parser.reset(ts_parser_new());
+    if (parser && !ts_parser_set_language(parser.get(), tree_sitter_python())) parser.reset();
+  } else {
+    ts_parser_reset(parser.get());
+  }
+  if (!parser) {
     // Only an ABI mismatch between the grammar and the runtime gets here: a build problem, not an input one.
     result.errors_.push_back(ParseError{file.region(0, 0), "internal error: the Python grammar does not load"});
     return result;
@@ -444,6 +452,7 @@ PythonTree PythonTree::parse(const source::SourceFile& file) {
   const std::uint64_t budget = parse_budget_ns(text.size());
   result.tree_ = parse_with_budget(parser.get(), input, budget);
   if (result.tree_ == nullptr) {
+    ts_parser_reset(parser.get());  // the stopped parse's stacks are not kept until the next file
     result.errors_.push_back(ParseError{file.region(0, 0), "syntax too broken to analyse: parsing stopped after " +
                                                                std::to_string(budget / 1'000'000'000) +
                                                                " s of CPU time"});
