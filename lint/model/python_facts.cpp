@@ -1238,6 +1238,11 @@ class Extractor {
     auto parts = dotted_parts(n);
     if (!parts || parts->size() < 2) return Value::unknown(where);
     const std::string_view member = parts->back();
+    // Most attributes (`self.x`, `config.hidden_size`) are none of the three below: decided without building the
+    // qualified owner.
+    if (!is_constant_case(member) && !is_dtype_name(member) && !import_of(parts->front(), scope)) {
+      return Value::unknown(where);
+    }
     std::vector<std::string_view> owner(parts->begin(), parts->end() - 1);
     bool imported = false;
     const std::string qualified_owner = qualify(owner, scope, &imported);
