@@ -245,6 +245,7 @@ class ChildReader {
   /// Named children that carry meaning: comments are extras that can appear anywhere.
   std::vector<TSNode> named(TSNode node) {
     std::vector<TSNode> out;
+    if (ts_node_is_null(node)) return out;
     const std::uint32_t count = ts_node_named_child_count(node);
     out.reserve(count);
     if (count <= kIndexLimit) {
@@ -282,6 +283,7 @@ class ChildReader {
  private:
   /// The walk at `node`, past `node` itself: next_child() then gives its children (false when out of memory).
   bool start(TSNode node) {
+    if (ts_node_is_null(node)) return false;
     if (walk_ == nullptr) {
       walk_ = launchlint_tree_walk_new(node);
       if (walk_ == nullptr) return false;

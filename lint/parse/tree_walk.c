@@ -44,6 +44,7 @@ struct LaunchlintTreeWalk {
 };
 
 LaunchlintTreeWalk *launchlint_tree_walk_new(TSNode root) {
+  if (!root.id) return NULL;
   LaunchlintTreeWalk *self = calloc(1, sizeof(LaunchlintTreeWalk));
   if (!self) return NULL;
   self->tree = root.tree;
@@ -314,7 +315,7 @@ static TSNode nth_child(TSNode self, uint32_t child_index, bool include_anonymou
 
 TSNode launchlint_child_by_field_id(TSNode self, TSFieldId field_id) {
 recur:
-  if (!field_id || ts_subtree_child_count(subtree_of(self)) == 0 || subtree_of(self).ptr->visible_child_count == 0) {
+  if (!self.id || !field_id || ts_subtree_child_count(subtree_of(self)) == 0 || subtree_of(self).ptr->visible_child_count == 0) {
     return kNullNode;
   }
   const TSFieldMapEntry *field_map;
@@ -361,6 +362,7 @@ recur:
 /* The named children in order, as ts_node_named_child(self, 0 ... n - 1) gives them, in one pass: a child that is
  * not relevant is replaced by its own named children, recursively (an explicit stack; hidden nesting is shallow). */
 uint32_t launchlint_named_children(TSNode self, TSNode *out, uint32_t capacity) {
+  if (!self.id) return 0;
   ChildIterator stack[64];
   uint32_t depth = 0;
   uint32_t count = 0;

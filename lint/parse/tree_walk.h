@@ -30,7 +30,7 @@ typedef struct {
   bool has_children; /* whether the node has any child, visible or hidden */
 } LaunchlintTreeStep;
 
-/* A walk starting at `root` (which it returns first). Null when out of memory. */
+/* A walk starting at `root` (which it returns first). Null when out of memory or for a null root. */
 LaunchlintTreeWalk *launchlint_tree_walk_new(TSNode root);
 void launchlint_tree_walk_delete(LaunchlintTreeWalk *self);
 /* Starts over at `root` (of any tree), keeping the stack's memory and the keep table. */
