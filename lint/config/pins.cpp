@@ -305,8 +305,10 @@ std::vector<Pin> pins_in_file(const std::string& path, const std::string& text) 
 std::vector<Pin> detect_pins(const std::vector<std::string>& folders) {
   std::vector<Pin> all;
   std::set<std::string> seen;
+  std::set<std::string_view> folders_done;  // every file named in one folder lists that folder again
   std::error_code ec;
   for (const std::string& folder : folders) {
+    if (!folders_done.insert(folder).second) continue;
     const fs::path dir(folder);
     std::vector<std::string> files;
     for (const char* fixed : {"pyproject.toml", "setup.cfg"}) files.push_back((dir / fixed).string());

@@ -22,6 +22,8 @@ std::string_view to_string(DeepSpeedReader r) {
 }
 
 bool is_training_arguments_class(std::string_view name) {
+  // Asked for every call of a script by several rules: most names end in neither suffix.
+  if (!name.ends_with("Arguments") && !name.ends_with("Config")) return false;
   if (name == "TrainingArguments" || name == "Seq2SeqTrainingArguments") return true;
   // TRL's configs are TrainingArguments subclasses (SFTConfig, DPOConfig, GRPOConfig, ...).
   static constexpr std::array<std::string_view, 15> kTrl = {

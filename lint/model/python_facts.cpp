@@ -5,6 +5,7 @@
 #include "lint/model/python_facts.hpp"
 
 #include "lint/parse/reader_support.hpp"
+#include "lint/parse/tree_walk.h"
 
 #include <tree_sitter/api.h>
 
@@ -13,7 +14,10 @@
 #include <charconv>
 #include <cstdint>
 #include <cstring>
+#include <functional>
+#include <iterator>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -80,6 +84,11 @@ struct Grammar {
       dictionary_splat_pattern, pattern_list, tuple_pattern, list_pattern, import_statement, import_from_statement,
       dotted_name, aliased_import, relative_import, import_prefix, list_comprehension, set_comprehension,
       dictionary_comprehension;
+  /// By symbol: whether the fact walk acts on a node of this kind (Extractor::visit, Extractor::frame_for).
+  std::unique_ptr<bool[]> acted_on;
+  /// acted_on, and strings: the nodes the fact walk returns (Extractor::walk).
+  std::unique_ptr<bool[]> walked;
+  std::uint32_t symbol_count = 0;
   TSFieldId f_name, f_alias, f_module_name, f_left, f_right, f_value, f_key, f_body, f_function, f_arguments, f_object,
       f_attribute, f_parameters, f_argument, f_operator;
 
@@ -170,20 +179,41 @@ struct Grammar {
     f_parameters = field("parameters");
     f_argument = field("argument");
     f_operator = field("operator");
+    symbol_count = ts_language_symbol_count(lang);
+    acted_on = std::make_unique<bool[]>(symbol_count);  // all false
+    for (const TSSymbol s : {call, assignment, augmented_assignment, for_statement, for_in_clause, as_pattern_target,
+                             named_expression, global_statement, nonlocal_statement, delete_statement,
+                             function_definition, class_definition, lambda, import_statement, import_from_statement,
+                             list_comprehension, set_comprehension, dictionary_comprehension, generator_expression}) {
+      if (s < symbol_count) acted_on[s] = true;
+    }
+    walked = std::make_unique<bool[]>(symbol_count);
+    for (std::uint32_t s = 0; s < symbol_count; ++s) walked[s] = acted_on[s];
+    if (string < symbol_count) walked[string] = true;
   }
 };
 
-/// A cursor that is always deleted.
-class Cursor {
+/// The fast visible-node walk (lint/parse/tree_walk.h), always deleted.
+class Walk {
  public:
-  explicit Cursor(TSNode node) : cursor_(ts_tree_cursor_new(node)) {}
-  Cursor(const Cursor&) = delete;
-  Cursor& operator=(const Cursor&) = delete;
-  ~Cursor() { ts_tree_cursor_delete(&cursor_); }
-  TSTreeCursor* get() { return &cursor_; }
+  explicit Walk(TSNode root) : walk_(launchlint_tree_walk_new(root)) {}
+  Walk(const Walk&) = delete;
+  Walk& operator=(const Walk&) = delete;
+  ~Walk() { launchlint_tree_walk_delete(walk_); }
+  /// False at the end, and when memory ran out (then the facts of the rest of the file are missing).
+  bool next(bool descend, LaunchlintTreeStep& step) {
+    return walk_ != nullptr && launchlint_tree_walk_next(walk_, descend, &step);
+  }
+  [[nodiscard]] TSFieldId field() const { return launchlint_tree_walk_field(walk_); }
+  [[nodiscard]] TSFieldId ancestor_field(std::uint32_t depth) const {
+    return launchlint_tree_walk_ancestor_field(walk_, depth);
+  }
+  void keep(const bool* keep, std::uint32_t count) {
+    if (walk_ != nullptr) launchlint_tree_walk_keep(walk_, keep, count);
+  }
 
  private:
-  TSTreeCursor cursor_;
+  LaunchlintTreeWalk* walk_;
 };
 
 struct Child {
@@ -191,26 +221,24 @@ struct Child {
   TSFieldId field;
 };
 
-/// Reads the direct children of nodes through one reused cursor. A cursor, not ts_node_child(i): indexing
-/// children is linear per call in this runtime, which would make a 100k-element literal quadratic; and one
-/// reused cursor, because creating a cursor allocates.
+/// Reads the direct children of nodes in one pass each, through one reused walk (lint/parse/tree_walk.h: the
+/// children and fields a cursor gives, far cheaper). Not ts_node_child(i) in a loop: indexing children is linear
+/// per call in this runtime, which would make a 100k-element literal quadratic; and one reused walk, because
+/// creating one allocates.
 class ChildReader {
  public:
   ChildReader() = default;
   ChildReader(const ChildReader&) = delete;
   ChildReader& operator=(const ChildReader&) = delete;
-  ~ChildReader() {
-    if (live_) ts_tree_cursor_delete(&cursor_);
-  }
+  ~ChildReader() { launchlint_tree_walk_delete(walk_); }
 
-  /// Every child with its field id.
+  /// Every child with its field id (as a cursor gives them).
   std::vector<Child> all(TSNode node) {
     std::vector<Child> out;
-    TSTreeCursor* c = at(node);
-    if (ts_tree_cursor_goto_first_child(c)) {
-      do {
-        out.push_back(Child{ts_tree_cursor_current_node(c), ts_tree_cursor_current_field_id(c)});
-      } while (ts_tree_cursor_goto_next_sibling(c));
+    LaunchlintTreeStep step{};
+    if (!start(node)) return out;
+    while (next_child(step)) {
+      out.push_back(Child{step.node, launchlint_tree_walk_field(walk_)});
     }
     return out;
   }
@@ -218,51 +246,66 @@ class ChildReader {
   /// Named children that carry meaning: comments are extras that can appear anywhere.
   std::vector<TSNode> named(TSNode node) {
     std::vector<TSNode> out;
+    if (ts_node_is_null(node)) return out;
     const std::uint32_t count = ts_node_named_child_count(node);
     out.reserve(count);
     if (count <= kIndexLimit) {
-      // Indexing costs O(index) per child; for a handful of children that beats the cursor's sibling walk.
+      // For a handful of children, ts_node_named_child's order (the runtime's own child iteration) in one pass.
+      std::array<TSNode, kIndexLimit> found{};
+      if (launchlint_named_children(node, found.data(), kIndexLimit) == count) {
+        for (std::uint32_t i = 0; i < count; ++i) {
+          if (ts_node_symbol(found[i]) != comment_) out.push_back(found[i]);
+        }
+        return out;
+      }
       for (std::uint32_t i = 0; i < count; ++i) {
         const TSNode n = ts_node_named_child(node, i);
         if (ts_node_symbol(n) != comment_) out.push_back(n);
       }
       return out;
     }
-    TSTreeCursor* c = at(node);
-    if (ts_tree_cursor_goto_first_child(c)) {
-      do {
-        const TSNode n = ts_tree_cursor_current_node(c);
-        if (ts_node_is_named(n) && ts_node_symbol(n) != comment_) out.push_back(n);
-      } while (ts_tree_cursor_goto_next_sibling(c));
+    LaunchlintTreeStep step{};
+    if (!start(node)) return out;
+    while (next_child(step)) {
+      if (step.named && step.symbol != comment_) out.push_back(step.node);
     }
     return out;
   }
 
   TSNode first_named(TSNode node) {
-    TSTreeCursor* c = at(node);
-    if (ts_tree_cursor_goto_first_child(c)) {
-      do {
-        const TSNode n = ts_tree_cursor_current_node(c);
-        if (ts_node_is_named(n) && ts_node_symbol(n) != comment_) return n;
-      } while (ts_tree_cursor_goto_next_sibling(c));
+    LaunchlintTreeStep step{};
+    if (!start(node)) return TSNode{};
+    while (next_child(step)) {
+      if (step.named && step.symbol != comment_) return step.node;
     }
     return TSNode{};
   }
 
  private:
-  TSTreeCursor* at(TSNode node) {
-    if (live_) {
-      ts_tree_cursor_reset(&cursor_, node);
+  /// The walk at `node`, past `node` itself: next_child() then gives its children (false when out of memory).
+  bool start(TSNode node) {
+    if (ts_node_is_null(node)) return false;
+    if (walk_ == nullptr) {
+      walk_ = launchlint_tree_walk_new(node);
+      if (walk_ == nullptr) return false;
     } else {
-      cursor_ = ts_tree_cursor_new(node);
-      live_ = true;
+      launchlint_tree_walk_reset(walk_, node);
     }
-    return &cursor_;
+    LaunchlintTreeStep root{};
+    entered_ = false;
+    return launchlint_tree_walk_next(walk_, false, &root);
+  }
+
+  /// The next child of the node start() was given: the first call enters it, the others stay at its level.
+  bool next_child(LaunchlintTreeStep& step) {
+    const bool descend = !entered_;
+    entered_ = true;
+    return launchlint_tree_walk_next(walk_, descend, &step);
   }
 
   static constexpr std::uint32_t kIndexLimit = 8;
-  TSTreeCursor cursor_{};
-  bool live_ = false;
+  LaunchlintTreeWalk* walk_ = nullptr;
+  bool entered_ = false;
   TSSymbol comment_ = Grammar::get().comment;
 };
 
@@ -293,6 +336,10 @@ class Positions {
 
   source::Position at(std::size_t byte) {
     if (line_ == 0 || byte < line_begin_ || byte >= line_end_) find_line(byte);
+    if (ascii()) {
+      // Every byte is a character: the column is the distance from the line's start.
+      return source::Position{line_, static_cast<std::uint32_t>(byte - line_begin_ + 1)};
+    }
     if (byte >= last_byte_ && byte - last_byte_ <= 2 * kBlock) {
       last_column_ += source::count_code_points(span(last_byte_, byte));
     } else if (byte - line_begin_ <= 2 * kBlock) {
@@ -302,6 +349,23 @@ class Positions {
     }
     last_byte_ = byte;
     return source::Position{line_, last_column_};
+  }
+
+  /// Whether the file is all ASCII (checked once, eight bytes at a time).
+  bool ascii() {
+    if (ascii_ < 0) {
+      const std::string& t = file_.text();
+      std::uint64_t any = 0;
+      std::size_t i = 0;
+      for (; i + 8 <= t.size(); i += 8) {
+        std::uint64_t w = 0;
+        std::memcpy(&w, t.data() + i, 8);
+        any |= w;
+      }
+      for (; i < t.size(); ++i) any |= static_cast<unsigned char>(t[i]);
+      ascii_ = (any & 0x8080808080808080ULL) == 0 ? 1 : 0;
+    }
+    return ascii_ == 1;
   }
 
   std::string_view span(std::size_t from, std::size_t to) const {
@@ -344,6 +408,7 @@ class Positions {
 
   const source::SourceFile& file_;
   std::vector<std::uint32_t> blocks_;  ///< code points before each kBlock-byte block
+  int ascii_ = -1;                     ///< ascii(): unknown (-1), no (0), yes (1)
   std::uint32_t line_ = 0;
   std::size_t line_begin_ = 0;
   std::size_t line_end_ = 0;
@@ -553,12 +618,13 @@ class Extractor {
     for (const Pending& p : pending_attributes_) {
       if (auto a = build_attribute_assignment(p)) facts.attribute_assignments.push_back(std::move(*a));
     }
-    facts.imports = std::move(imports_);
+    facts.imports = std::map<std::string, std::string>(std::make_move_iterator(imports_.begin()),
+                                                       std::make_move_iterator(imports_.end()));
     return facts;
   }
 
  private:
-  // ---- the walk: one pass with a cursor, scopes and bindings collected, calls queued ----
+  // ---- the walk: one pass over the visible nodes, scopes and bindings collected, calls queued ----
 
   struct Frame {
     TSSymbol symbol;
@@ -568,15 +634,8 @@ class Extractor {
     std::string_view defines;   ///< a def's own name, handed to its body
   };
 
-  /// The field of the cursor's node, asked only where it matters: it is a lookup in the runtime, and the
-  /// walk meets every node of the file.
-  TSFieldId body_field_if_needed(const Frame& parent, TSTreeCursor* cursor) const {
-    if (parent.created_scope < 0) return 0;
-    return ts_tree_cursor_current_field_id(cursor);
-  }
-
-  Frame frame_for(TSNode node, const Frame* parent, TSFieldId field) {
-    Frame f{ts_node_symbol(node), 0, -1, {}, {}};
+  Frame frame_for(TSNode node, TSSymbol symbol, const Frame* parent, TSFieldId field) {
+    Frame f{symbol, 0, -1, {}, {}};
     if (parent != nullptr) {
       f.scope = parent->scope;
       f.function = parent->function;
@@ -597,15 +656,16 @@ class Extractor {
       s.is_class = f.symbol == g_.class_definition;
       scopes_.push_back(std::move(s));
       if (f.symbol == g_.function_definition) {
-        f.defines = text(ts_node_child_by_field_id(node, g_.f_name));
+        f.defines = text(launchlint_child_by_field_id(node, g_.f_name));
       }
     }
     return f;
   }
 
-  /// Subtrees that hold nothing visit() looks at, so the walk does not enter them (moving the cursor is most of
-  /// the walk's cost): a string without replacement fields (no `f`/`t` prefix), a comment, and an import (on_import
-  /// reads its children itself).
+  /// Subtrees that hold nothing visit() looks at, so the walk does not enter them (moving through the tree is most
+  /// of the walk's cost): a string without replacement fields (no `f`/`t` prefix), a comment, and an import
+  /// (on_import reads its children itself). (Also skipping short subtrees whose text has no `(`, `=` or keyword
+  /// of interest was measured: the scan cost more than the walk it saved.)
   [[nodiscard]] bool opaque(TSNode n, TSSymbol s) const {
     if (s == g_.comment || s == g_.import_statement || s == g_.import_from_statement) return true;
     if (s != g_.string) return false;
@@ -617,50 +677,45 @@ class Extractor {
     return false;
   }
 
+  /// One pass over the tree. The walk returns only the nodes visit() or frame_for() acts on, and strings (whose
+  /// children opaque() may skip): the others change nothing (a node's scope and function are its parent's unless
+  /// the parent opens a scope), so a returned node's frame derives from the nearest returned ancestor's, and the
+  /// field that decides whether it lies in that ancestor's body is the one of the ancestor's child on its path.
   void walk(TSNode root) {
-    Cursor c(root);
-    std::vector<Frame> path;
-    path.push_back(frame_for(root, nullptr, 0));
-    visit(root, path.back());
+    Walk w(root);
+    w.keep(g_.walked.get(), g_.symbol_count);
+    struct Kept {
+      std::uint32_t depth;
+      Frame frame;
+    };
+    std::vector<Kept> path;
+    LaunchlintTreeStep step{};
     bool descend = true;
-    for (;;) {
-      if (descend && ts_tree_cursor_goto_first_child(c.get())) {
-        const TSNode n = ts_tree_cursor_current_node(c.get());
-        path.push_back(frame_for(n, &path.back(), body_field_if_needed(path.back(), c.get())));
-        visit(n, path.back());
-        descend = !opaque(n, path.back().symbol);
-        continue;
-      }
-      for (;;) {
-        if (ts_tree_cursor_goto_next_sibling(c.get())) {
-          path.pop_back();
-          const TSNode n = ts_tree_cursor_current_node(c.get());
-          path.push_back(frame_for(n, &path.back(), body_field_if_needed(path.back(), c.get())));
-          visit(n, path.back());
-          descend = !opaque(n, path.back().symbol);
-          break;
-        }
-        if (!ts_tree_cursor_goto_parent(c.get())) return;
-        path.pop_back();
-      }
+    while (w.next(descend, step)) {
+      while (!path.empty() && path.back().depth >= step.depth) path.pop_back();
+      const Frame* parent = path.empty() ? nullptr : &path.back().frame;
+      const TSFieldId field = parent != nullptr && parent->created_scope >= 0 ? w.ancestor_field(path.back().depth + 1) : 0;
+      path.push_back(Kept{step.depth, frame_for(step.node, step.symbol, parent, field)});
+      if (step.named) visit(step.node, path.back().frame);
+      descend = step.has_children && !opaque(step.node, step.symbol);
     }
   }
 
+
   void visit(TSNode node, const Frame& f) {
-    if (!ts_node_is_named(node)) return;
     const TSSymbol s = f.symbol;
     if (s == g_.call) {
       pending_calls_.push_back(Pending{node, f.scope, f.function});
     } else if (s == g_.assignment) {
       on_assignment(node, f);
     } else if (s == g_.augmented_assignment) {
-      bind_targets(ts_node_child_by_field_id(node, g_.f_left), f.scope);
+      bind_targets(launchlint_child_by_field_id(node, g_.f_left), f.scope);
     } else if (s == g_.for_statement || s == g_.for_in_clause) {
-      bind_targets(ts_node_child_by_field_id(node, g_.f_left), f.scope);
+      bind_targets(launchlint_child_by_field_id(node, g_.f_left), f.scope);
     } else if (s == g_.as_pattern_target) {
       bind_targets(kids_.first_named(node), f.scope);
     } else if (s == g_.named_expression) {
-      bind_targets(ts_node_child_by_field_id(node, g_.f_name), f.scope);
+      bind_targets(launchlint_child_by_field_id(node, g_.f_name), f.scope);
     } else if (s == g_.global_statement || s == g_.nonlocal_statement || s == g_.delete_statement) {
       // These make a name's value depend on other code: poison it (count it as bound twice).
       for (const TSNode n : kids_.named(node)) {
@@ -672,18 +727,18 @@ class Extractor {
         }
       }
     } else if (s == g_.function_definition || s == g_.class_definition) {
-      bind_opaque(f.scope, text(ts_node_child_by_field_id(node, g_.f_name)));
-      if (s == g_.function_definition) bind_parameters(ts_node_child_by_field_id(node, g_.f_parameters), f);
+      bind_opaque(f.scope, text(launchlint_child_by_field_id(node, g_.f_name)));
+      if (s == g_.function_definition) bind_parameters(launchlint_child_by_field_id(node, g_.f_parameters), f);
     } else if (s == g_.lambda) {
-      bind_parameters(ts_node_child_by_field_id(node, g_.f_parameters), f);
+      bind_parameters(launchlint_child_by_field_id(node, g_.f_parameters), f);
     } else if (s == g_.import_statement || s == g_.import_from_statement) {
       on_import(node, f.scope);
     }
   }
 
   void on_assignment(TSNode node, const Frame& f) {
-    const TSNode left = ts_node_child_by_field_id(node, g_.f_left);
-    const TSNode right = ts_node_child_by_field_id(node, g_.f_right);
+    const TSNode left = launchlint_child_by_field_id(node, g_.f_left);
+    const TSNode right = launchlint_child_by_field_id(node, g_.f_right);
     if (ts_node_is_null(left) || ts_node_is_null(right)) return;  // `x: int` declares, it does not bind
     if (is(left, g_.identifier)) {
       Binding& b = binding(f.scope, text(left));
@@ -728,7 +783,7 @@ class Extractor {
       const TSSymbol s = ts_node_symbol(p);
       TSNode target = p;
       if (s == g_.default_parameter || s == g_.typed_default_parameter) {
-        target = ts_node_child_by_field_id(p, g_.f_name);
+        target = launchlint_child_by_field_id(p, g_.f_name);
       } else if (s == g_.typed_parameter) {
         target = kids_.first_named(p);
       }
@@ -776,7 +831,7 @@ class Extractor {
     std::string module;  // for `from M import ...`: M with its leading dots
     const bool from = ts_node_symbol(node) == g_.import_from_statement;
     if (from) {
-      const TSNode m = ts_node_child_by_field_id(node, g_.f_module_name);
+      const TSNode m = launchlint_child_by_field_id(node, g_.f_module_name);
       if (is(m, g_.dotted_name)) {
         module = dotted_text(m);
       } else if (is(m, g_.relative_import)) {
@@ -796,8 +851,8 @@ class Extractor {
       TSNode dotted = c.node;
       std::string_view alias;
       if (is(c.node, g_.aliased_import)) {
-        dotted = ts_node_child_by_field_id(c.node, g_.f_name);
-        alias = text(ts_node_child_by_field_id(c.node, g_.f_alias));
+        dotted = launchlint_child_by_field_id(c.node, g_.f_name);
+        alias = text(launchlint_child_by_field_id(c.node, g_.f_alias));
       }
       if (!is(dotted, g_.dotted_name)) continue;
       const std::vector<TSNode> ids = kids_.named(dotted);
@@ -850,7 +905,7 @@ class Extractor {
     }
     // An import made in another function is not visible here in Python, but a script that relies on it is
     // still far more likely to mean that import than anything else.
-    auto it = imports_.find(std::string(name));
+    auto it = imports_.find(name);
     if (it != imports_.end()) return it->second;
     return std::nullopt;
   }
@@ -859,10 +914,10 @@ class Extractor {
   std::optional<std::vector<std::string_view>> dotted_parts(TSNode n) {
     std::vector<std::string_view> parts;
     while (is(n, g_.attribute)) {
-      const TSNode attr = ts_node_child_by_field_id(n, g_.f_attribute);
+      const TSNode attr = launchlint_child_by_field_id(n, g_.f_attribute);
       if (!is(attr, g_.identifier)) return std::nullopt;
       parts.push_back(text(attr));
-      n = ts_node_child_by_field_id(n, g_.f_object);
+      n = launchlint_child_by_field_id(n, g_.f_object);
     }
     if (!is(n, g_.identifier)) return std::nullopt;
     parts.push_back(text(n));
@@ -896,7 +951,7 @@ class Extractor {
       c.dotted = true;
       if (parts->size() > 1) c.receiver = join(*parts, parts->size() - 1);
     } else if (is(function, g_.attribute)) {
-      c.qualified = text(ts_node_child_by_field_id(function, g_.f_attribute));
+      c.qualified = text(launchlint_child_by_field_id(function, g_.f_attribute));
     }
     return c;
   }
@@ -936,7 +991,7 @@ class Extractor {
     if (s == g_.identifier) return name_value(text(n), scope, depth, where);
     if (s == g_.attribute) return attribute_value(n, scope, where);
     if (s == g_.call) return call_value(n, scope, depth, where);
-    if (s == g_.assignment) return resolve(ts_node_child_by_field_id(n, g_.f_right), scope, depth + 1);
+    if (s == g_.assignment) return resolve(launchlint_child_by_field_id(n, g_.f_right), scope, depth + 1);
     return Value::unknown(where);
   }
 
@@ -1005,8 +1060,8 @@ class Extractor {
   }
 
   Value unary_value(TSNode n, int scope, int depth, source::Region where) {
-    const std::string_view op = text(ts_node_child_by_field_id(n, g_.f_operator));
-    const TSNode arg = ts_node_child_by_field_id(n, g_.f_argument);
+    const std::string_view op = text(launchlint_child_by_field_id(n, g_.f_operator));
+    const TSNode arg = launchlint_child_by_field_id(n, g_.f_argument);
     if (op != "-" && op != "+") return Value::unknown(where);
     if (op == "-" && is(arg, g_.integer)) return integer_value(text(arg), true, where);
     Value v = resolve(arg, scope, depth + 1);
@@ -1104,11 +1159,11 @@ class Extractor {
     if (is(n, g_.dictionary)) {
       for (const TSNode item : kids_.named(n)) {
         if (is(item, g_.pair)) {
-          const TSNode key = ts_node_child_by_field_id(item, g_.f_key);
+          const TSNode key = launchlint_child_by_field_id(item, g_.f_key);
           Value k = resolve(key, scope, depth + 1);
           if (k.kind != ValueKind::String) return std::nullopt;
           out.push_back(DictEntry{std::move(k.text),
-                                  resolve(ts_node_child_by_field_id(item, g_.f_value), scope, depth + 1),
+                                  resolve(launchlint_child_by_field_id(item, g_.f_value), scope, depth + 1),
                                   positions_.region(item), positions_.region(key)});
         } else if (is(item, g_.dictionary_splat)) {
           auto inner = dict_entries(kids_.first_named(item), scope, depth + 1);
@@ -1120,15 +1175,15 @@ class Extractor {
       }
       return out;
     }
-    if (is(n, g_.call) && is_builtin_dict(ts_node_child_by_field_id(n, g_.f_function), scope)) {
-      const TSNode args = ts_node_child_by_field_id(n, g_.f_arguments);
+    if (is(n, g_.call) && is_builtin_dict(launchlint_child_by_field_id(n, g_.f_function), scope)) {
+      const TSNode args = launchlint_child_by_field_id(n, g_.f_arguments);
       if (!is(args, g_.argument_list)) return std::nullopt;
       bool had_positional = false;
       for (const TSNode a : kids_.named(args)) {
         if (is(a, g_.keyword_argument)) {
-          const TSNode name = ts_node_child_by_field_id(a, g_.f_name);
+          const TSNode name = launchlint_child_by_field_id(a, g_.f_name);
           out.push_back(DictEntry{std::string(text(name)),
-                                  resolve(ts_node_child_by_field_id(a, g_.f_value), scope, depth + 1),
+                                  resolve(launchlint_child_by_field_id(a, g_.f_value), scope, depth + 1),
                                   positions_.region(a), positions_.region(name)});
         } else if (is(a, g_.dictionary_splat) || (!had_positional && !is(a, g_.list_splat) && !is(a, g_.error))) {
           // `dict(mapping, k=v)`: the mapping's entries come first, as in Python.
@@ -1186,6 +1241,11 @@ class Extractor {
     auto parts = dotted_parts(n);
     if (!parts || parts->size() < 2) return Value::unknown(where);
     const std::string_view member = parts->back();
+    // Most attributes (`self.x`, `config.hidden_size`) are none of the three below: decided without building the
+    // qualified owner.
+    if (!is_constant_case(member) && !is_dtype_name(member) && !import_of(parts->front(), scope)) {
+      return Value::unknown(where);
+    }
     std::vector<std::string_view> owner(parts->begin(), parts->end() - 1);
     bool imported = false;
     const std::string qualified_owner = qualify(owner, scope, &imported);
@@ -1208,7 +1268,7 @@ class Extractor {
   }
 
   Value call_value(TSNode n, int scope, int depth, source::Region where) {
-    const TSNode function = ts_node_child_by_field_id(n, g_.f_function);
+    const TSNode function = launchlint_child_by_field_id(n, g_.f_function);
     if (is_builtin_dict(function, scope)) {
       auto entries = dict_entries(n, scope, depth);
       if (!entries) return Value::unknown(where);
@@ -1232,7 +1292,7 @@ class Extractor {
 
   PyCall build_call(const Pending& p) {
     PyCall call;
-    const TSNode function = ts_node_child_by_field_id(p.node, g_.f_function);
+    const TSNode function = launchlint_child_by_field_id(p.node, g_.f_function);
     Callee c = callee_of(function, p.scope);
     call.callee = std::move(c.qualified);
     call.name = std::string(last_component(call.callee));
@@ -1242,7 +1302,7 @@ class Extractor {
     call.function = std::string(p.function);
     call.order = ts_node_start_byte(p.node);
 
-    const TSNode args = ts_node_child_by_field_id(p.node, g_.f_arguments);
+    const TSNode args = launchlint_child_by_field_id(p.node, g_.f_arguments);
     std::size_t position = 0;
     auto add_positional = [&](Value v, source::Region region, source::Region name_region) {
       PyArg a;
@@ -1263,10 +1323,10 @@ class Extractor {
       const TSSymbol s = ts_node_symbol(a);
       if (s == g_.error) continue;
       if (s == g_.keyword_argument) {
-        const TSNode name = ts_node_child_by_field_id(a, g_.f_name);
+        const TSNode name = launchlint_child_by_field_id(a, g_.f_name);
         PyArg arg;
         arg.name = std::string(text(name));
-        arg.value = resolve(ts_node_child_by_field_id(a, g_.f_value), p.scope, 0);
+        arg.value = resolve(launchlint_child_by_field_id(a, g_.f_value), p.scope, 0);
         arg.region = positions_.region(a);
         arg.name_region = positions_.region(name);
         call.args.push_back(std::move(arg));
@@ -1305,13 +1365,13 @@ class Extractor {
   }
 
   std::optional<PyAttributeAssignment> build_attribute_assignment(const Pending& p) {
-    const TSNode left = ts_node_child_by_field_id(p.node, g_.f_left);
+    const TSNode left = launchlint_child_by_field_id(p.node, g_.f_left);
     auto parts = dotted_parts(left);
     if (!parts) return std::nullopt;  // `a[0].b = ...`, `f().x = ...`: no dotted target to name
     PyAttributeAssignment a;
     a.target = join(*parts, parts->size());
     a.attribute = std::string(parts->back());
-    a.value = resolve(ts_node_child_by_field_id(p.node, g_.f_right), p.scope, 0);
+    a.value = resolve(launchlint_child_by_field_id(p.node, g_.f_right), p.scope, 0);
     a.region = positions_.region(p.node);
     a.function = std::string(p.function);
     return a;
@@ -1325,7 +1385,7 @@ class Extractor {
   std::vector<Scope> scopes_;
   std::vector<Pending> pending_calls_;
   std::vector<Pending> pending_attributes_;
-  std::map<std::string, std::string> imports_;
+  std::map<std::string, std::string, std::less<>> imports_;  ///< looked up by string_view: no copy per query
   std::uint64_t value_budget_;
   std::uint64_t value_spent_ = 0;
 };

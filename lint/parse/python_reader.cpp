@@ -5,6 +5,7 @@
 #include <tree_sitter/api.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -73,10 +74,16 @@ class LimitScanner {
   };
 
   static bool is_newline(char c) { return c == '\n' || c == '\r'; }
-  static bool is_word_start(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || static_cast<unsigned char>(c) >= 0x80;
-  }
-  static bool is_word(char c) { return is_word_start(c) || (c >= '0' && c <= '9'); }
+  /// Letters, `_`, digits and every byte of a UTF-8 sequence, by table: most bytes of a file are in words.
+  static constexpr std::array<bool, 256> kWord = [] {
+    std::array<bool, 256> t{};
+    for (int c = 0; c < 256; ++c) {
+      t[static_cast<std::size_t>(c)] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80 ||
+                                       (c >= '0' && c <= '9');
+    }
+    return t;
+  }();
+  static bool is_word(char c) { return kWord[static_cast<unsigned char>(c)]; }
 
   [[nodiscard]] char at(std::size_t k) const { return k < s_.size() ? s_[k] : '\0'; }
 
@@ -215,6 +222,41 @@ class LimitScanner {
       frames_.push_back(Frame{Mode::FormatSpec, f.quote, f.triple, f.depth});
     } else {
       ++i_;  // whitespace, operators, `;`, error bytes
+      if (top) {
+        // A run of them in one step: outside f-strings none of them changes the state.
+        while (i_ < s_.size() && is_inert(s_[i_])) ++i_;
+      }
+    }
+  }
+
+  /// Whitespace and operators (not brackets, quotes, `#`, `\\`, line ends or word characters): bytes that only
+  /// advance the scan in code outside f-strings (where `:` may start a format spec, so this is not used there).
+  static bool is_inert(char c) {
+    switch (c) {
+      case ' ':
+      case '\t':
+      case '\f':
+      case '.':
+      case ',':
+      case ':':
+      case ';':
+      case '=':
+      case '+':
+      case '-':
+      case '*':
+      case '/':
+      case '%':
+      case '&':
+      case '|':
+      case '^':
+      case '~':
+      case '<':
+      case '>':
+      case '!':
+      case '@':
+        return true;
+      default:
+        return false;
     }
   }
 
@@ -391,8 +433,16 @@ PythonTree PythonTree::parse(const source::SourceFile& file) {
     result.errors_.push_back(ParseError{file.region(at, at + 1), std::move(violation->message)});
     return result;
   }
-  std::unique_ptr<TSParser, ParserDeleter> parser(ts_parser_new());
-  if (!parser || !ts_parser_set_language(parser.get(), tree_sitter_python())) {
+  // One parser per thread, reset before each parse (a parse stopped by its budget must not be resumed): creating
+  // and deleting one per file cost as much as reading the file.
+  static thread_local std::unique_ptr<TSParser, ParserDeleter> parser;
+  if (!parser) {
+    parser.reset(ts_parser_new());
+    if (parser && !ts_parser_set_language(parser.get(), tree_sitter_python())) parser.reset();
+  } else {
+    ts_parser_reset(parser.get());
+  }
+  if (!parser) {
     // Only an ABI mismatch between the grammar and the runtime gets here: a build problem, not an input one.
     result.errors_.push_back(ParseError{file.region(0, 0), "internal error: the Python grammar does not load"});
     return result;
@@ -402,6 +452,7 @@ PythonTree PythonTree::parse(const source::SourceFile& file) {
   const std::uint64_t budget = parse_budget_ns(text.size());
   result.tree_ = parse_with_budget(parser.get(), input, budget);
   if (result.tree_ == nullptr) {
+    ts_parser_reset(parser.get());  // the stopped parse's stacks are not kept until the next file
     result.errors_.push_back(ParseError{file.region(0, 0), "syntax too broken to analyse: parsing stopped after " +
                                                                std::to_string(budget / 1'000'000'000) +
                                                                " s of CPU time"});

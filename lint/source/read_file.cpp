@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -33,27 +34,39 @@ std::string too_large_message(std::uintmax_t max_bytes) {
   return "larger than the " + std::to_string(max_bytes / (1024 * 1024)) + " MiB limit";
 }
 
-ReadResult read_descriptor(int fd, std::uintmax_t max_bytes) {
+namespace {
+
+/// Reads to the end into a string sized for `expected` bytes (a regular file's size: no copy through a buffer, no
+/// regrowth), growing it should the file be longer by then.
+ReadResult read_all(int fd, std::uintmax_t max_bytes, std::size_t expected) {
   ReadResult r;
   std::string text;
-  char buffer[64 * 1024];
+  text.resize(expected + 1);  // + 1: the end is seen without growing
+  std::size_t used = 0;
   for (;;) {
-    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (used == text.size()) text.resize(std::max<std::size_t>(text.size() * 2, 64 * 1024));
+    const ssize_t n = ::read(fd, text.data() + used, text.size() - used);
     if (n < 0) {
       if (errno == EINTR) continue;
       r.error = std::string("cannot read: ") + std::strerror(errno);
       return r;
     }
     if (n == 0) break;
-    if (text.size() + static_cast<std::size_t>(n) > max_bytes) {
+    if (used + static_cast<std::size_t>(n) > max_bytes) {
       r.error = too_large_message(max_bytes);
       return r;
     }
-    text.append(buffer, static_cast<std::size_t>(n));
+    used += static_cast<std::size_t>(n);
   }
+  text.resize(used);
+  if (text.capacity() > used + used / 4 + 64 * 1024) text.shrink_to_fit();  // a file that shrank: no waste kept
   r.text = std::move(text);
   return r;
 }
+
+}  // namespace
+
+ReadResult read_descriptor(int fd, std::uintmax_t max_bytes) { return read_all(fd, max_bytes, 0); }
 
 ReadResult read_regular_file(const std::string& path, std::uintmax_t max_bytes) {
   ReadResult r;
@@ -81,7 +94,7 @@ ReadResult read_regular_file(const std::string& path, std::uintmax_t max_bytes) 
     r.error = too_large_message(max_bytes);
     return r;
   }
-  return read_descriptor(fd.fd, max_bytes);
+  return read_all(fd.fd, max_bytes, static_cast<std::size_t>(st.st_size));
 }
 
 }  // namespace lint::source

@@ -14,11 +14,21 @@ bool is_continuation(unsigned char c) { return (c & 0xC0U) == 0x80U; }
 }  // namespace
 
 std::uint32_t count_code_points(std::string_view text) {
-  std::uint32_t n = 0;
-  for (unsigned char c : text) {
-    if (!is_continuation(c)) ++n;
+  // Eight bytes at a time: a continuation byte has its top bit set and the next one clear. Positions are asked
+  // for every call and argument of a Python file, so this loop is on the fact extraction's path.
+  constexpr std::uint64_t kHigh = 0x8080808080808080ULL;
+  std::size_t i = 0;
+  std::size_t continuations = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, text.data() + i, 8);
+    // One bit per continuation byte, moved to the bottom of its byte; the multiplication sums the eight bytes.
+    continuations += static_cast<std::size_t>((((w & ~(w << 1) & kHigh) >> 7) * 0x0101010101010101ULL) >> 56);
   }
-  return n;
+  for (; i < text.size(); ++i) {
+    if (is_continuation(static_cast<unsigned char>(text[i]))) ++continuations;
+  }
+  return static_cast<std::uint32_t>(text.size() - continuations);
 }
 
 bool is_valid_utf8(std::string_view text, std::size_t* first_bad) {
@@ -30,6 +40,13 @@ bool is_valid_utf8(std::string_view text, std::size_t* first_bad) {
     std::uint32_t cp = 0;
     if (c < 0x80U) {
       ++i;
+      // ASCII runs eight bytes at a time.
+      while (i + 8 <= n) {
+        std::uint64_t w = 0;
+        std::memcpy(&w, text.data() + i, 8);
+        if ((w & 0x8080808080808080ULL) != 0) break;
+        i += 8;
+      }
       continue;
     }
     if ((c & 0xE0U) == 0xC0U) {
