@@ -11,12 +11,12 @@
 #include <thread>
 
 #include "lint/bind/binder.hpp"
-#include "lint/bind/file_refs.hpp"
 #include "lint/bind/ci_workflow.hpp"
-#include "lint/model/classify.hpp"
-#include "lint/model/resolve.hpp"
+#include "lint/bind/file_refs.hpp"
 #include "lint/config/pins.hpp"
 #include "lint/config/project_root.hpp"
+#include "lint/model/classify.hpp"
+#include "lint/model/resolve.hpp"
 #include "lint/parse/readers.hpp"
 #include "lint/rule/suppression.hpp"
 #include "lint/source/read_boundary.hpp"

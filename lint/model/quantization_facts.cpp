@@ -180,8 +180,8 @@ void flag_facts(const Launch& l, QuantizationFacts& out) {
   if (!llamafactory_entry(l)) return;
   if (const ScriptFlag* f = find_script_flag(flags, "quantization_bit"); f != nullptr && f->value && f->value->known) {
     const ScriptFlag* m = find_script_flag(flags, "quantization_method");
-    const bool bnb = m == nullptr || (m->value && m->value->known &&
-                                      (m->value->text == "bnb" || m->value->text == "bitsandbytes"));
+    const bool bnb =
+        m == nullptr || (m->value && m->value->known && (m->value->text == "bnb" || m->value->text == "bitsandbytes"));
     if (bnb && (f->value->text == "8" || f->value->text == "4")) {
       QuantizedLoad q;
       q.bits = f->value->text == "8" ? 8 : 4;

@@ -48,9 +48,9 @@ void check_grpo(const model::Launch& l, const GrpoArgs& g, rule::RuleContext& ct
   if (!per_device || !accum) return;
   const std::string base =
       "per_device_train_batch_size (" + std::to_string(*per_device) + ") x processes (" + std::to_string(*world) + ")";
-  const auto related = related_to(
-      l.get(model::keys::kWorldSize) != nullptr ? l.get(model::keys::kWorldSize)->decided_by : nullptr,
-      "The number of processes comes from here.");
+  const auto related =
+      related_to(l.get(model::keys::kWorldSize) != nullptr ? l.get(model::keys::kWorldSize)->decided_by : nullptr,
+                 "The number of processes comes from here.");
   // Releases before 0.18 check in GRPOTrainer.__init__ and have no generation_batch_size / steps_per_generation.
   const model::TargetVersions& tv = model::target_versions();
   const model::AssumedVersion& trl = tv.get("trl");
@@ -70,7 +70,8 @@ void check_grpo(const model::Launch& l, const GrpoArgs& g, rule::RuleContext& ct
                    " is not a multiple of it: with " + trl_seen + " GRPOTrainer raises ValueError (\"The " +
                    (v15 ? "global" : "effective") +
                    " train batch size ... must be evenly divisible by the number of generations per prompt\"; " +
-                   (v15 ? "trl v0.15.0 trl/trainer/grpo_trainer.py:341-349" : "trl v0.17.0 trl/trainer/grpo_trainer.py:597-607") +
+                   (v15 ? "trl v0.15.0 trl/trainer/grpo_trainer.py:341-349"
+                        : "trl v0.17.0 trl/trainer/grpo_trainer.py:597-607") +
                    "). Make the batch a multiple of num_generations or pick a divisor" +
                    (v15 ? " (gradient accumulation does not count before TRL 0.17)." : "."),
                related);
@@ -96,13 +97,12 @@ void check_grpo(const model::Launch& l, const GrpoArgs& g, rule::RuleContext& ct
           std::to_string(*spg) + ") = " + std::to_string(generation_batch) + ",";
   }
   if (generation_batch <= 0 || generation_batch % *gens == 0) return;
-  ctx.report(
-      gen_path, gen_region,
-      "GRPO samples `num_generations` (" + std::to_string(*gens) + ") completions per prompt, and " + how +
-          " is not a multiple of it: GRPOConfig raises ValueError (\"generation_batch_size ... must be "
-          "divisible by num_generations\"). Make the generation batch a multiple of num_generations "
-          "(per-device batch, gradient accumulation or processes) or pick a divisor.",
-      related);
+  ctx.report(gen_path, gen_region,
+             "GRPO samples `num_generations` (" + std::to_string(*gens) + ") completions per prompt, and " + how +
+                 " is not a multiple of it: GRPOConfig raises ValueError (\"generation_batch_size ... must be "
+                 "divisible by num_generations\"). Make the generation batch a multiple of num_generations "
+                 "(per-device batch, gradient accumulation or processes) or pick a divisor.",
+             related);
 }
 
 /// Whether the script parses a GRPOConfig from its arguments (TrlParser / HfArgumentParser with GRPOConfig), or the

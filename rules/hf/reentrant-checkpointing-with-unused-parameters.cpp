@@ -54,10 +54,10 @@ bool truthy_text(const std::string& t) {
 }
 
 struct Facts {
-  std::optional<Found> reentrant;  ///< use_reentrant True, where
-  std::optional<Found> unused;     ///< find_unused_parameters True, where
-  bool checkpointing = false;      ///< gradient checkpointing is switched on
-  bool checkpointing_off = false;  ///< explicitly off in the Trainer's arguments
+  std::optional<Found> reentrant;    ///< use_reentrant True, where
+  std::optional<Found> unused;       ///< find_unused_parameters True, where
+  bool checkpointing = false;        ///< gradient checkpointing is switched on
+  bool checkpointing_off = false;    ///< explicitly off in the Trainer's arguments
   std::optional<Found> switched_on;  ///< where checkpointing is switched on (for the default's finding)
   bool kwargs_written = false;       ///< gradient_checkpointing_kwargs written anywhere (any content)
   bool trl = false;                  ///< a TRL trainer or config, which sets its own default
@@ -147,17 +147,18 @@ class ReentrantCheckpointingWithUnusedParameters final : public rule::Rule {
       if (f.kwargs_written || f.trl || trl_cli || !f.switched_on || !tv.before("transformers", model::Version{5, 0, 0}))
         return;
       const model::AssumedVersion& tf = tv.get("transformers");
-      ctx.report(f.switched_on->path, f.switched_on->region,
-                 "Gradient checkpointing (`" + f.switched_on->spelled + "`) with DDP's `" + f.unused->spelled +
-                     "` in a launch of " + std::to_string(*ws) + " data-parallel processes, with transformers " +
-                     tf.display() + " (" + tf.origin +
-                     "): before transformers 5.0 `gradient_checkpointing_enable()` checkpoints reentrantly by "
-                     "default (huggingface/transformers#28538; non-reentrant from 5.0, #43203), so DDP marks the "
-                     "checkpointed parameters ready twice and fails with \"Expected to mark a variable ready only "
-                     "once\" (torch does not support reentrant checkpointing with `find_unused_parameters=True`, "
-                     "the DistributedDataParallel note on gradient checkpointing). Pass "
-                     "`gradient_checkpointing_kwargs={\"use_reentrant\": False}`, or drop `find_unused_parameters`.",
-                 {rule::RelatedLocation{f.unused->path, f.unused->region, "find_unused_parameters is turned on here."}});
+      ctx.report(
+          f.switched_on->path, f.switched_on->region,
+          "Gradient checkpointing (`" + f.switched_on->spelled + "`) with DDP's `" + f.unused->spelled +
+              "` in a launch of " + std::to_string(*ws) + " data-parallel processes, with transformers " +
+              tf.display() + " (" + tf.origin +
+              "): before transformers 5.0 `gradient_checkpointing_enable()` checkpoints reentrantly by "
+              "default (huggingface/transformers#28538; non-reentrant from 5.0, #43203), so DDP marks the "
+              "checkpointed parameters ready twice and fails with \"Expected to mark a variable ready only "
+              "once\" (torch does not support reentrant checkpointing with `find_unused_parameters=True`, "
+              "the DistributedDataParallel note on gradient checkpointing). Pass "
+              "`gradient_checkpointing_kwargs={\"use_reentrant\": False}`, or drop `find_unused_parameters`.",
+          {rule::RelatedLocation{f.unused->path, f.unused->region, "find_unused_parameters is turned on here."}});
       return;
     }
     ctx.report(f.reentrant->path, f.reentrant->region,

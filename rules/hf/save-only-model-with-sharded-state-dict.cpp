@@ -36,7 +36,9 @@ std::optional<SaveOnlyModel> true_argument(const model::Launch& l, std::string_v
   return SaveOnlyModel{f->path, f->region};
 }
 
-std::optional<SaveOnlyModel> save_only_model(const model::Launch& l) { return true_argument(l, "save_only_model"); }
+std::optional<SaveOnlyModel> save_only_model(const model::Launch& l) {
+  return true_argument(l, "save_only_model");
+}
 
 class SaveOnlyModelWithShardedStateDict final : public rule::Rule {
  public:
@@ -48,8 +50,8 @@ class SaveOnlyModelWithShardedStateDict final : public rule::Rule {
     if (const auto best = true_argument(l, "load_best_model_at_end")) {
       ctx.report(som->path, som->region,
                  std::string("`save_only_model` with `load_best_model_at_end` under ") +
-                     (deepspeed ? "DeepSpeed" : "FSDP") +
-                     ": the best checkpoint is reloaded into the " + (deepspeed ? "DeepSpeed engine" : "FSDP-wrapped model") +
+                     (deepspeed ? "DeepSpeed" : "FSDP") + ": the best checkpoint is reloaded into the " +
+                     (deepspeed ? "DeepSpeed engine" : "FSDP-wrapped model") +
                      ", which needs its own checkpoint format, and a `save_only_model` checkpoint holds the model "
                      "weights only, so the Trainer raises ValueError when it is constructed (transformers 5.17.0 "
                      "`src/transformers/trainer.py:857-864`; huggingface/transformers#28866). Drop one of the two.",
@@ -58,7 +60,8 @@ class SaveOnlyModelWithShardedStateDict final : public rule::Rule {
     }
     if (!l.fsdp_enabled()) return;
     const model::Effective* sdt = l.get(model::keys::kStateDictType);
-    if (sdt == nullptr || sdt->value.kind != model::ValueKind::String || sdt->value.text != "SHARDED_STATE_DICT") return;
+    if (sdt == nullptr || sdt->value.kind != model::ValueKind::String || sdt->value.text != "SHARDED_STATE_DICT")
+      return;
     std::vector<rule::RelatedLocation> related = related_to(sdt->decided_by, "The state dict type is set here.");
     std::string why = "`state_dict_type` is SHARDED_STATE_DICT";
     if (related.empty()) {

@@ -16,7 +16,7 @@ class SingleGpuLibraryUnderMultiProcess final : public rule::Rule {
       ctx.report(s.path, s.region,
                  "`" + s.what +
                      "` with DeepSpeed ZeRO-3: LLaMA-Factory raises ValueError(\"Unsloth is "
-                 "incompatible with DeepSpeed ZeRO-3.\") before training starts. Use ZeRO-2, or drop Unsloth.",
+                     "incompatible with DeepSpeed ZeRO-3.\") before training starts. Use ZeRO-2, or drop Unsloth.",
                  related_site(ds.stage_site, "ZeRO stage 3 is set here."));
     }
   }

@@ -2,16 +2,16 @@
 // reported where the file's reader keeps the string (accelerate, HfArgumentParser.parse_yaml_file) and silent where it
 // converts (axolotl's pydantic models, LLaMA-Factory's OmegaConf loader, TRL's --config).
 #include <algorithm>
-#include <filesystem>
-#include <utility>
-#include <vector>
 #include <cctype>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
-#include "rules/fix_support.hpp"
 #include "lint/model/versions.hpp"
+#include "rules/fix_support.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
@@ -303,8 +303,9 @@ class YamlNumberIsString final : public rule::Rule {
                             key + "` is the string '" + e.value.text + "'";
       rule::Severity severity = rule::Severity::Warning;
       if (optimizer_compares(key)) {
-        message += ", and the optimizer's constructor fails with TypeError: '<=' not supported between instances "
-                   "of 'float' and 'str'";
+        message +=
+            ", and the optimizer's constructor fails with TypeError: '<=' not supported between instances "
+            "of 'float' and 'str'";
         severity = rule::Severity::Error;
       }
       message += "." + advice(shape);
