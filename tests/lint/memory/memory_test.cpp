@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "lint/memory/budget.hpp"
 #include "lint/memory/estimate.hpp"
 #include "lint/memory/geometry.hpp"
 #include "lint/parse/readers.hpp"
@@ -196,4 +197,19 @@ TEST_CASE("estimates agree with the measured peaks (docs/memory/measurements.jso
                 << errs.back() * 100 << "%; reserved: " << rerrs.size() << " configurations, median "
                 << rerrs[rerrs.size() / 2] * 100 << "%, max " << rerrs.back() * 100 << "%; " << intervals
                 << " reserved intervals");
+}
+
+TEST_CASE("GPU memory sizes: units, and no size below 1 GiB", "[memory]") {
+  using lint::memory::parse_memory_size;
+  CHECK(parse_memory_size("80GiB") == 80.0 * 1073741824.0);
+  CHECK(parse_memory_size(" 80 GiB ") == 80.0 * 1073741824.0);
+  CHECK(parse_memory_size("80GB") == 80e9);
+  CHECK(parse_memory_size("81920MiB") == 80.0 * 1073741824.0);
+  CHECK(parse_memory_size("80g") == 80.0 * 1073741824.0);
+  CHECK(parse_memory_size("85899345920") == 80.0 * 1073741824.0);  // bytes, written out
+  CHECK_FALSE(parse_memory_size("80"));                            // 80 bytes: a missing unit
+  CHECK_FALSE(parse_memory_size("512MiB"));
+  CHECK_FALSE(parse_memory_size("-5GiB"));
+  CHECK_FALSE(parse_memory_size("eighty"));
+  CHECK_FALSE(parse_memory_size("80 GiBs"));
 }
