@@ -12,10 +12,11 @@
 
 #include "lint/bind/binder.hpp"
 #include "lint/bind/ci_workflow.hpp"
-#include "lint/model/classify.hpp"
-#include "lint/model/resolve.hpp"
+#include "lint/bind/file_refs.hpp"
 #include "lint/config/pins.hpp"
 #include "lint/config/project_root.hpp"
+#include "lint/model/classify.hpp"
+#include "lint/model/resolve.hpp"
 #include "lint/parse/readers.hpp"
 #include "lint/rule/suppression.hpp"
 #include "lint/source/read_boundary.hpp"
@@ -385,10 +386,25 @@ std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::D
         in_bound.count(d.get()) == 0)
       alone.push_back(d.get());
   }
+  // A training script linted without a launch command that names its DeepSpeed JSON itself
+  // (`DeepSpeedStrategy(config="ds.json")`, `TrainingArguments(deepspeed="ds.json")`, `deepspeed.initialize(config=)`):
+  // the JSON is part of that script's launch. Found here, one thread, since it may load the JSON.
+  std::map<const model::Document*, const model::Document*> named_json;
+  for (const model::Document* d : alone) {
+    if (d->kind != model::DocKind::PythonScript || !d->python) continue;
+    const std::vector<std::string> c = bind::named_deepspeed_candidates(*d, *d);
+    if (c.empty()) continue;
+    if (const model::Document* j = docs.find_or_load(c); j != nullptr && j->kind == model::DocKind::DeepSpeedConfig)
+      named_json[d] = j;
+  }
   for (std::size_t from = 0; from < alone.size(); from += batch) {
     const std::size_t n = std::min(batch, alone.size() - from);
     std::vector<model::Launch> launches(n);
-    parallel_for(n, jobs, [&](std::size_t i) { launches[i] = model::resolve_file(*alone[from + i]); });
+    parallel_for(n, jobs, [&](std::size_t i) {
+      launches[i] = model::resolve_file(*alone[from + i]);
+      if (auto it = named_json.find(alone[from + i]); it != named_json.end())
+        launches[i].documents.push_back(it->second);
+    });
     resolve_and_check(launches, kept_alone);
   }
   for (model::Launch& l : kept_bound) kept_alone.push_back(std::move(l));

@@ -83,6 +83,8 @@ struct Reader {
   const model::Launch& launch;
   TrainingShape& shape;
   std::optional<Site> trainer_config;  ///< a Trainer / TRL config call: without PEFT it trains every weight
+  /// `from_pretrained(..., tp_plan="auto")` without a size: transformers' tensor parallelism over every process.
+  std::optional<Site> tp_plan_auto;
 
   Site site_of(const model::Document& doc, const source::Region& r, std::string spelled) const {
     return Site{doc.path(), r, std::move(spelled)};
@@ -195,6 +197,12 @@ struct Reader {
         if (!shape.training.known()) shape.training.set(Training::Full, site_of(doc, {}, "torchtitan (full training)"));
         break;
       }
+      case model::DocKind::AccelerateConfig: {
+        // accelerate's ParallelismConfig from the config file (`parallelism_config: parallelism_config_tp_size: 2`).
+        if (const parse::Node* p = root->find("parallelism_config"); p && p->is_map())
+          int_key(*p, "parallelism_config_tp_size", shape.tp_degree);
+        break;
+      }
       case model::DocKind::DeepSpeedConfig: {
         if (const parse::Node* z = root->find("zero_optimization"); z && z->is_map()) {
           int_key(*z, "stage", shape.zero_stage);
@@ -243,6 +251,14 @@ struct Reader {
         if (a == nullptr) a = c.keyword("pretrained_model_name_or_path");
         if (a != nullptr && a->value.kind == ValueKind::String)
           set_model(a->value.text, site_of(doc, a->region, "from_pretrained("));
+        // transformers' own tensor parallelism: an explicit `tp_size=`, else `tp_plan="auto"` over all processes.
+        if (c.keyword("tp_size") != nullptr) {
+          kw_int("tp_size", shape.tp_degree);
+        } else if (const model::PyArg* plan = c.keyword("tp_plan");
+                   plan != nullptr && plan->value.kind == ValueKind::String && plan->value.text == "auto" &&
+                   c.keyword("distributed_config") == nullptr) {
+          tp_plan_auto = site_of(doc, plan->region, "tp_plan=\"auto\"");
+        }
         for (std::string_view k : {"torch_dtype", "dtype"}) {
           if (const model::PyArg* d = c.keyword(k); d && d->value.known()) {
             const std::string t = d->value.kind == ValueKind::String ? d->value.text : d->value.display();
@@ -255,6 +271,9 @@ struct Reader {
           if (shape.training.value != Training::QLora)
             shape.training.set(Training::QLora, site_of(doc, q->region, "quantization_config="));
         }
+      } else if (c.name == "DistributedConfig" || c.name == "ParallelismConfig") {
+        // transformers' DistributedConfig(tp_size=) for from_pretrained, accelerate's ParallelismConfig(tp_size=).
+        kw_int("tp_size", shape.tp_degree);
       } else if (c.name == "BitsAndBytesConfig") {
         if (const model::PyArg* a = c.keyword("load_in_4bit"); a && model::truth_of(a->value).value_or(false))
           shape.training.set(Training::QLora, site_of(doc, a->region, "load_in_4bit="));
@@ -374,6 +393,7 @@ struct Reader {
       Site s;
       if (e && e->decided_by) s = Site{e->decided_by->path, e->decided_by->region, e->decided_by->spelled};
       shape.world_size.set(*ws, s);
+      if (tp_plan_auto && !shape.tp_degree.known()) shape.tp_degree.set(*ws, *tp_plan_auto);
       const model::Value& machines = l.value(model::keys::kNumMachines);
       if (!shape.gpus_per_node.known() && machines.kind == ValueKind::Int && machines.integer > 0 &&
           *ws % machines.integer == 0)
@@ -471,7 +491,7 @@ struct Reader {
 
 TrainingShape read_training_shape(const model::Launch& launch) {
   TrainingShape shape;
-  Reader r{launch, shape, std::nullopt};
+  Reader r{launch, shape, std::nullopt, std::nullopt};
   // Config files first, then the script (whose explicit calls are more specific), then the command line
   // (HfArgumentParser flags override the script's defaults).
   for (const model::Document* d : launch.documents) {

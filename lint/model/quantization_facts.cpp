@@ -123,6 +123,19 @@ std::string spelled(const ScriptFlag& f) {
   return "--" + f.name + (f.value ? " " + f.value->text : std::string());
 }
 
+/// Whether the launched script is LLaMA-Factory's entry point: it imports `llamafactory` (or `llmtuner`, its name
+/// before 0.8), whose `run_exp` parses the command line with LLaMA-Factory's own argument classes.
+bool llamafactory_entry(const Launch& l) {
+  const Document* script = launch_script(l);
+  if (script == nullptr || !script->python) return false;
+  for (const auto& [local, qualified] : script->python->imports) {
+    if (qualified == "llamafactory" || qualified.starts_with("llamafactory.") || qualified == "llmtuner" ||
+        qualified.starts_with("llmtuner."))
+      return true;
+  }
+  return false;
+}
+
 void flag_facts(const Launch& l, QuantizationFacts& out) {
   const auto flags = script_flags(l);
   // TRL ModelConfig: --load_in_8bit / --load_in_4bit / --bnb_4bit_quant_storage / --dtype
@@ -162,6 +175,26 @@ void flag_facts(const Launch& l, QuantizationFacts& out) {
     }
     out.loads.push_back(std::move(q));
   }
+  // LLaMA-Factory's own entry point (`src/train.py` / `train_bash.py` calling `run_exp`) given its arguments on the
+  // command line (`deepspeed src/train.py --quantization_bit 8 --use_unsloth true ...`): the same keys as its YAML.
+  if (!llamafactory_entry(l)) return;
+  if (const ScriptFlag* f = find_script_flag(flags, "quantization_bit"); f != nullptr && f->value && f->value->known) {
+    const ScriptFlag* m = find_script_flag(flags, "quantization_method");
+    const bool bnb =
+        m == nullptr || (m->value && m->value->known && (m->value->text == "bnb" || m->value->text == "bitsandbytes"));
+    if (bnb && (f->value->text == "8" || f->value->text == "4")) {
+      QuantizedLoad q;
+      q.bits = f->value->text == "8" ? 8 : 4;
+      q.front_end = LoaderFrontEnd::LlamaFactory;
+      q.site = Site{f->path, f->region, spelled(*f)};
+      q.storage = "compute_dtype";
+      q.model_dtype = "compute_dtype";
+      out.loads.push_back(std::move(q));
+    }
+  }
+  if (const ScriptFlag* f = find_script_flag(flags, "use_unsloth");
+      f != nullptr && flag_truth(*f) == std::optional<bool>(true))
+    out.unsloth.push_back(Site{f->path, f->region, spelled(*f)});
 }
 
 void yaml_facts(const Document& doc, QuantizationFacts& out) {

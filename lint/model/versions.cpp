@@ -191,6 +191,8 @@ const std::vector<KnownLibrary>& known_libraries() {
       {"deepspeed", "0.19.5", ""},
       {"torchtitan", "0.2.2", ""},
       {"lightning", "2.6.2", "pytorch-lightning"},
+      {"trl", "1.10.0", ""},
+      {"llamafactory", "0.9.5", "llmtuner llama-factory"},
   };
   return kLibraries;
 }

@@ -42,7 +42,8 @@ std::optional<VersionRange> parse_specifiers(std::string_view spec);
 
 /// The version the rules assume for one library, and where it came from.
 struct AssumedVersion {
-  std::string library;     ///< canonical name: torch, accelerate, transformers, peft, deepspeed, torchtitan, lightning
+  std::string library;     ///< canonical name: torch, accelerate, transformers, peft, deepspeed, torchtitan, lightning,
+                           ///< trl, llamafactory
   std::string written;     ///< the pin as written (`torch>=2.4,<2.6`), or the version for a default / override
   std::string origin;      ///< `requirements.txt:3`, `launchlint.toml:4:1 (target-versions)`, `--target-version`, ...
   bool is_default = true;  ///< the built-in default (docs/sources.md)

@@ -29,6 +29,7 @@ constexpr Pair kPairs[] = {
     {"optimizer.params.weight_decay", "weight_decay", 0.0, false},
     {"fp16.enabled", "fp16", 0, true},
     {"bf16.enabled", "bf16", 0, true},
+    {"scheduler.params.warmup_max_lr", "learning_rate", 5e-5, false},
 };
 
 const parse::Node* at_path(const parse::Node& root, std::string_view path) {

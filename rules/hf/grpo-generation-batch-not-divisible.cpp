@@ -1,12 +1,17 @@
 // HF010: a TRL GRPOConfig whose generation batch (per_device_train_batch_size x processes x steps_per_generation)
 // is not a multiple of num_generations, or with num_generations below 2: GRPOConfig.__post_init__ raises
-// (trl trl/trainer/grpo_config.py:1075-1094, :1108-1120).
+// (trl trl/trainer/grpo_config.py:1075-1094, :1108-1120). The batch the check divides moved between TRL releases
+// (the project's pinned TRL decides): none before 0.15; per_device_train_batch_size x processes in 0.15-0.16
+// (GRPOTrainer.__init__, trl v0.15.0 trl/trainer/grpo_trainer.py:341-349); x gradient_accumulation_steps in 0.17
+// (trl v0.17.0 trl/trainer/grpo_trainer.py:597-607); the generation batch (x steps_per_generation, by default the
+// accumulation steps) from 0.18 (trl v0.18.0 trl/trainer/grpo_config.py:516-540).
 #include <algorithm>
 #include <functional>
 #include <optional>
 #include <string>
 
 #include "lint/model/deepspeed_facts.hpp"
+#include "lint/model/versions.hpp"
 #include "lint/parse/integer.hpp"
 #include "rules/support.hpp"
 
@@ -40,13 +45,44 @@ void check_grpo(const model::Launch& l, const GrpoArgs& g, rule::RuleContext& ct
   // TrainingArguments defaults: per_device_train_batch_size 8, gradient_accumulation_steps 1.
   const std::optional<std::int64_t> per_device = g.int_arg("per_device_train_batch_size", 8);
   const std::optional<std::int64_t> accum = g.int_arg("gradient_accumulation_steps", 1);
-  const bool has_gbs = g.has("generation_batch_size");
-  const bool has_spg = g.has("steps_per_generation");
-  if (!per_device || !accum || (has_gbs && has_spg)) return;
-  std::int64_t generation_batch = 0;
-  std::string how;
+  if (!per_device || !accum) return;
   const std::string base =
       "per_device_train_batch_size (" + std::to_string(*per_device) + ") x processes (" + std::to_string(*world) + ")";
+  const auto related =
+      related_to(l.get(model::keys::kWorldSize) != nullptr ? l.get(model::keys::kWorldSize)->decided_by : nullptr,
+                 "The number of processes comes from here.");
+  // Releases before 0.18 check in GRPOTrainer.__init__ and have no generation_batch_size / steps_per_generation.
+  const model::TargetVersions& tv = model::target_versions();
+  const model::AssumedVersion& trl = tv.get("trl");
+  const std::string trl_seen = "TRL " + trl.display() + " (" + trl.origin + ")";
+  if (tv.before("trl", model::Version{0, 15, 0})) return;  // GRPO had no batch check yet
+  if (tv.before("trl", model::Version{0, 18, 0})) {
+    const bool v15 = tv.before("trl", model::Version{0, 17, 0});
+    const bool v17 = tv.at_least("trl", model::Version{0, 17, 0});
+    if (!v15 && !v17) return;  // the pin spans 0.16 and 0.17, which divide different batches
+    const std::int64_t batch = *per_device * *world * (v15 ? 1 : *accum);
+    if (batch % *gens == 0) return;
+    const std::string what = v15 ? "the global train batch, " + base + " = " + std::to_string(batch) + ","
+                                 : "the effective train batch, " + base + " x gradient_accumulation_steps (" +
+                                       std::to_string(*accum) + ") = " + std::to_string(batch) + ",";
+    ctx.report(gen_path, gen_region,
+               "GRPO samples `num_generations` (" + std::to_string(*gens) + ") completions per prompt, and " + what +
+                   " is not a multiple of it: with " + trl_seen + " GRPOTrainer raises ValueError (\"The " +
+                   (v15 ? "global" : "effective") +
+                   " train batch size ... must be evenly divisible by the number of generations per prompt\"; " +
+                   (v15 ? "trl v0.15.0 trl/trainer/grpo_trainer.py:341-349"
+                        : "trl v0.17.0 trl/trainer/grpo_trainer.py:597-607") +
+                   "). Make the batch a multiple of num_generations or pick a divisor" +
+                   (v15 ? " (gradient accumulation does not count before TRL 0.17)." : "."),
+               related);
+    return;
+  }
+  if (!tv.at_least("trl", model::Version{0, 18, 0})) return;  // the pin spans releases with different checks
+  const bool has_gbs = g.has("generation_batch_size");
+  const bool has_spg = g.has("steps_per_generation");
+  if (has_gbs && has_spg) return;
+  std::int64_t generation_batch = 0;
+  std::string how;
   if (has_gbs) {
     const std::optional<std::int64_t> gbs = g.int_arg("generation_batch_size", std::nullopt);
     if (!gbs) return;
@@ -61,14 +97,12 @@ void check_grpo(const model::Launch& l, const GrpoArgs& g, rule::RuleContext& ct
           std::to_string(*spg) + ") = " + std::to_string(generation_batch) + ",";
   }
   if (generation_batch <= 0 || generation_batch % *gens == 0) return;
-  ctx.report(
-      gen_path, gen_region,
-      "GRPO samples `num_generations` (" + std::to_string(*gens) + ") completions per prompt, and " + how +
-          " is not a multiple of it: GRPOConfig raises ValueError (\"generation_batch_size ... must be "
-          "divisible by num_generations\"). Make the generation batch a multiple of num_generations "
-          "(per-device batch, gradient accumulation or processes) or pick a divisor.",
-      related_to(l.get(model::keys::kWorldSize) != nullptr ? l.get(model::keys::kWorldSize)->decided_by : nullptr,
-                 "The number of processes comes from here."));
+  ctx.report(gen_path, gen_region,
+             "GRPO samples `num_generations` (" + std::to_string(*gens) + ") completions per prompt, and " + how +
+                 " is not a multiple of it: GRPOConfig raises ValueError (\"generation_batch_size ... must be "
+                 "divisible by num_generations\"). Make the generation batch a multiple of num_generations "
+                 "(per-device batch, gradient accumulation or processes) or pick a divisor.",
+             related);
 }
 
 /// Whether the script parses a GRPOConfig from its arguments (TrlParser / HfArgumentParser with GRPOConfig), or the

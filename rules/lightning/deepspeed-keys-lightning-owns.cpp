@@ -39,7 +39,8 @@ class DeepspeedKeysLightningOwns final : public rule::Rule {
     }
     if (!lightning || model::deepspeed_state(l).reader != model::DeepSpeedReader::Lightning) return;
     for (const model::Document* d : l.documents) {
-      if (d->kind != model::DocKind::DeepSpeedConfig || d->root_map() == nullptr || l.per_file) continue;
+      // Also a script linted alone: its launch holds the JSON its DeepSpeedStrategy(config=) names.
+      if (d->kind != model::DocKind::DeepSpeedConfig || d->root_map() == nullptr) continue;
       for (const parse::Entry& e : d->root_map()->entries) check_key(d->path(), e.key.region, e.key.text, ctx);
     }
   }

@@ -11,10 +11,12 @@ class SingleGpuLibraryUnderMultiProcess final : public rule::Rule {
     if (!ds.on || ds.zero_stage != 3) return;
     const model::QuantizationFacts q = model::quantization_facts(l);
     for (const model::Site& s : q.unsloth) {
-      if (s.what != "use_unsloth: true") continue;  // LLaMA-Factory's check; see the rule's page
+      // LLaMA-Factory's check (its YAML key, or the flag given to its entry point); see the rule's page.
+      if (s.what != "use_unsloth: true" && !s.what.starts_with("--use_unsloth")) continue;
       ctx.report(s.path, s.region,
-                 "`use_unsloth: true` with DeepSpeed ZeRO-3: LLaMA-Factory raises ValueError(\"Unsloth is "
-                 "incompatible with DeepSpeed ZeRO-3.\") before training starts. Use ZeRO-2, or drop Unsloth.",
+                 "`" + s.what +
+                     "` with DeepSpeed ZeRO-3: LLaMA-Factory raises ValueError(\"Unsloth is "
+                     "incompatible with DeepSpeed ZeRO-3.\") before training starts. Use ZeRO-2, or drop Unsloth.",
                  related_site(ds.stage_site, "ZeRO stage 3 is set here."));
     }
   }

@@ -2,14 +2,15 @@
 // reported where the file's reader keeps the string (accelerate, HfArgumentParser.parse_yaml_file) and silent where it
 // converts (axolotl's pydantic models, LLaMA-Factory's OmegaConf loader, TRL's --config).
 #include <algorithm>
-#include <filesystem>
-#include <utility>
-#include <vector>
 #include <cctype>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
+#include "lint/model/versions.hpp"
 #include "rules/fix_support.hpp"
 #include "rules/support.hpp"
 
@@ -184,6 +185,10 @@ class YamlNumberIsString final : public rule::Rule {
   // `convert_learning_rate`, float fields in lax mode); LLaMA-Factory 0.9.4+ loads it with OmegaConf, whose
   // loader reads `1e-5` as a float; TRL's `--config` goes through argparse's type conversion.
   void check_document(const model::Document& doc, rule::RuleContext& ctx) const override {
+    if (doc.format == parse::Format::Yaml && doc.kind == model::DocKind::LlamaFactoryConfig) {
+      check_old_llamafactory(doc, ctx);
+      return;
+    }
     if (doc.format != parse::Format::Yaml || doc.kind != model::DocKind::AccelerateConfig) return;
     const parse::Node* root = doc.root_map();
     if (root == nullptr) return;
@@ -276,6 +281,38 @@ class YamlNumberIsString final : public rule::Rule {
   }
 
  private:
+  /// LLaMA-Factory before 0.9.4 read its YAML with PyYAML and handed the values to HfArgumentParser.parse_dict
+  /// unchanged: `parser.parse_yaml_file` (llmtuner v0.7.1 src/llmtuner/hparams/parser.py:41-42), then
+  /// `yaml.safe_load` merged with OmegaConf (v0.9.3 src/llamafactory/hparams/parser.py:64-66); 0.9.4 loads it with
+  /// `OmegaConf.load`, which reads `2e-5` as a float (hiyouga/LLaMA-Factory#8505). Reported only when the project pins
+  /// a LLaMA-Factory known to be older than 0.9.4.
+  static void check_old_llamafactory(const model::Document& doc, rule::RuleContext& ctx) {
+    const model::TargetVersions& tv = model::target_versions();
+    if (!tv.before("llamafactory", model::Version{0, 9, 4})) return;
+    const parse::Node* root = doc.root_map();
+    if (root == nullptr) return;
+    const model::AssumedVersion& lf = tv.get("llamafactory");
+    for (const parse::Entry& e : root->entries) {
+      const auto found = string_number_at(doc, e.value, &e, false);
+      if (!found) continue;
+      const auto& [shape, site] = *found;
+      const std::string key = e.key.text;
+      std::string message = loads_as_string(e.value, shape) + " LLaMA-Factory " + lf.display() + " (" + lf.origin +
+                            ") reads its YAML with PyYAML and passes the values to HfArgumentParser unchanged (the "
+                            "OmegaConf loader that converts them came in 0.9.4, hiyouga/LLaMA-Factory#8505), so `" +
+                            key + "` is the string '" + e.value.text + "'";
+      rule::Severity severity = rule::Severity::Warning;
+      if (optimizer_compares(key)) {
+        message +=
+            ", and the optimizer's constructor fails with TypeError: '<=' not supported between instances "
+            "of 'float' and 'str'";
+        severity = rule::Severity::Error;
+      }
+      message += "." + advice(shape);
+      ctx.report(doc.path(), site, message, {}, severity);
+    }
+  }
+
   /// A plain, untagged scalar that PyYAML loads as a string but that looks like a number, and where to report it.
   static std::optional<std::pair<NumberShape, source::Region>> string_number_at(const model::Document& doc,
                                                                                const parse::Node& node,

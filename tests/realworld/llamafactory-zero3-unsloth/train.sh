@@ -1,0 +1,20 @@
+deepspeed --num_gpus 4 src/train.py \
+    --deepspeed examples/deepspeed/ds_z3_offload_config.json \
+    --stage sft \
+    --do_train \
+    --model_name_or_path ../../model/qwen/Qwen1.5-72B-Chat \
+    --dataset Kee_Instruction_NewEstabalish \
+    --dataset_dir ../../data \
+    --template qwen \
+    --flash_attn auto \
+    --use_unsloth true \
+    --lora_rank 8 \
+    --lora_alpha 16 \
+    --lora_target all \
+    --output_dir ../../saves/Qwen/lora/sft \
+    --per_device_train_batch_size 1 \
+    --gradient_accumulation_steps 2 \
+    --lr_scheduler_type cosine \
+    --learning_rate 1e-5 \
+    --num_train_epochs 2.0 \
+    --fp16

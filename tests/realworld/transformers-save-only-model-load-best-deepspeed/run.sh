@@ -1,0 +1,15 @@
+deepspeed --num_gpus 4 run_clm.py \
+    --model_name_or_path gpt2 \
+    --dataset_name wikitext \
+    --dataset_config_name wikitext-2-raw-v1 \
+    --do_train \
+    --do_eval \
+    --output_dir /tmp/test-clm \
+    --eval_strategy steps \
+    --save_strategy steps \
+    --save_steps 500 \
+    --eval_steps 500 \
+    --load_best_model_at_end \
+    --save_only_model \
+    --bf16 \
+    --deepspeed ds_config_zero2.json
