@@ -11,6 +11,7 @@
 #include <set>
 #include <thread>
 
+#include "lint/driver/parallel.hpp"
 #include "lint/report/output_file.hpp"
 #include "lint/source/access_log.hpp"
 #include "lint/source/read_file.hpp"
@@ -120,26 +121,18 @@ std::vector<std::string> file_states(const std::vector<std::string>& files, unsi
                                      std::vector<std::optional<Stamp>>* stamps) {
   std::vector<std::string> out(files.size());
   if (stamps != nullptr) stamps->assign(files.size(), std::nullopt);
-  const unsigned n = std::max(1U, std::min<unsigned>(jobs != 0 ? jobs : std::thread::hardware_concurrency(),
-                                                      static_cast<unsigned>(std::max<std::size_t>(files.size(), 1))));
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t i = next++; i < files.size(); i = next++) {
-      const std::optional<Stamp> stamp = stamp_of(files[i]);
-      if (stamps != nullptr) (*stamps)[i] = stamp;
-      if (stamp) {
-        if (const auto it = index.find(files[i]); it != index.end() && it->second.first == *stamp) {
-          out[i] = it->second.second;
-          continue;
-        }
-      }
-      out[i] = file_state(files[i]);
-    }
-  };
-  std::vector<std::thread> threads;
-  for (unsigned t = 1; t < n; ++t) threads.emplace_back(work);
-  work();
-  for (std::thread& t : threads) t.join();
+  parallel_region(files.size(), jobs != 0 ? jobs : std::max(1U, std::thread::hardware_concurrency()),
+                  [&](std::size_t i) {
+                    const std::optional<Stamp> stamp = stamp_of(files[i]);
+                    if (stamps != nullptr) (*stamps)[i] = stamp;
+                    if (stamp) {
+                      if (const auto it = index.find(files[i]); it != index.end() && it->second.first == *stamp) {
+                        out[i] = it->second.second;
+                        return;
+                      }
+                    }
+                    out[i] = file_state(files[i]);
+                  });
   return out;
 }
 
