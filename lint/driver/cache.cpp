@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -119,15 +120,13 @@ StampIndex parse_index(const std::string& text) {
     }
     fields[6] = line;
     Stamp s;
-    try {
-      s.size = std::stoll(std::string(fields[1]));
-      s.mtime_ns = std::stoll(std::string(fields[2]));
-      s.ctime_ns = std::stoll(std::string(fields[3]));
-      s.ino = std::stoull(std::string(fields[4]));
-      s.dev = std::stoull(std::string(fields[5]));
-    } catch (const std::exception&) {
+    const auto number = [](std::string_view text, auto& value) {
+      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+      return ec == std::errc() && end == text.data() + text.size() && !text.empty();
+    };
+    if (!number(fields[1], s.size) || !number(fields[2], s.mtime_ns) || !number(fields[3], s.ctime_ns) ||
+        !number(fields[4], s.ino) || !number(fields[5], s.dev))
       return {};
-    }
     index.emplace(std::string(fields[6]), std::make_pair(s, std::string(fields[0])));
   }
   return index;

@@ -145,22 +145,51 @@ std::string rel_string(const fs::path& p) {
   return s;
 }
 
-bool excluded(const std::vector<std::string>& exclude, const std::string& rel) {
-  for (const std::string& g : exclude) {
-    if (glob_impl(g, rel)) return true;
-    // A pattern without a slash also matches any path component (like ruff's exclude).
-    if (g.find('/') == std::string::npos) {
-      std::string_view rest = rel;
-      while (true) {
-        const auto slash = rest.find('/');
-        if (glob_impl(g, rest.substr(0, slash))) return true;
-        if (slash == std::string_view::npos) break;
-        rest.remove_prefix(slash + 1);
-      }
+/// The exclude patterns, sorted once by how they match. A pattern matches the whole path; one without a slash also
+/// matches any path component (like ruff's exclude). Plain names (the default excludes: `.git`, `build`, ...)
+/// are compared, not matched.
+struct Excludes {
+  std::vector<std::string> names;        ///< no slash, no wildcard: equal to a component (or the path)
+  std::vector<std::string> name_globs;   ///< no slash: match a component (or the path)
+  std::vector<std::string> path_globs;   ///< with a slash: match the whole path
+
+  explicit Excludes(const std::vector<std::string>& patterns) {
+    for (const std::string& g : patterns) {
+      if (g.find('/') != std::string::npos) path_globs.push_back(g);
+      else if (g.find_first_of("*?") == std::string::npos) names.push_back(g);
+      else name_globs.push_back(g);
     }
   }
-  return false;
-}
+
+  [[nodiscard]] bool match(const std::string& rel) const {
+    for (const std::string& g : path_globs) {
+      if (glob_impl(g, rel)) return true;
+    }
+    if (names.empty() && name_globs.empty()) return false;
+    std::string_view rest = rel;
+    while (true) {
+      const auto slash = rest.find('/');
+      const std::string_view component = rest.substr(0, slash);
+      for (const std::string& g : names) {
+        if (component == g) return true;
+      }
+      for (const std::string& g : name_globs) {
+        if (glob_impl(g, component)) return true;
+      }
+      if (slash == std::string_view::npos) break;
+      rest.remove_prefix(slash + 1);
+    }
+    // A name pattern matched against the whole path: only an empty pattern on a path of one component differs
+    // from the components above, and glob_impl decides it the same way.
+    for (const std::string& g : names) {
+      if (g == rel) return true;
+    }
+    for (const std::string& g : name_globs) {
+      if (glob_impl(g, rel)) return true;
+    }
+    return false;
+  }
+};
 
 /// `rel` + "/" + `name`, where an empty `rel` is the walked root itself.
 std::string join(const std::string& rel, const std::string& name) {
@@ -168,7 +197,7 @@ std::string join(const std::string& rel, const std::string& name) {
   return rel.back() == '/' ? rel + name : rel + "/" + name;
 }
 
-void walk(const fs::path& root, const std::vector<std::string>& exclude, bool respect_gitignore,
+void walk(const fs::path& root, const Excludes& exclude, bool respect_gitignore,
           std::vector<std::string>& out) {
   std::error_code ec;
   // Iterative walk, one directory at a time, never following symlinked directories (no loops). Each folder on
@@ -216,7 +245,7 @@ void walk(const fs::path& root, const std::vector<std::string>& exclude, bool re
       std::string rel_to_root = join(folder.in_root, name);
       std::string rel = join(folder.shown, name);
       if (respect_gitignore && ignored(chain.get(), rel_to_root, is_dir)) continue;
-      if (excluded(exclude, rel)) continue;
+      if (exclude.match(rel)) continue;
       if (is_dir) {
         subdirs.push_back(Folder{e.path(), std::move(rel), std::move(rel_to_root), nullptr});
       } else if (!is_link && e.is_regular_file(ec) && wanted_file(name)) {
@@ -240,10 +269,11 @@ std::vector<std::string> discover(const std::vector<std::string>& paths, const s
                                   bool respect_gitignore, std::vector<std::string>* explicit_files) {
   std::vector<std::string> out;
   std::error_code ec;
+  const Excludes excludes(exclude);
   for (const std::string& p : paths) {
     const fs::path path(p);
     if (fs::is_directory(path, ec)) {
-      walk(path, exclude, respect_gitignore, out);
+      walk(path, excludes, respect_gitignore, out);
     } else {
       // Named explicitly: always read (a missing or unreadable file becomes LL002).
       out.push_back(rel_string(path));
