@@ -230,17 +230,22 @@ std::string entry_header(const std::string& key, const std::string& checksum) {
 /// decoder throws std::out_of_range).
 std::optional<RunResult> answer_from(const std::string& text, const std::string& key,
                                      const std::map<std::string, std::string>& hashes,
-                                     const std::vector<fs::path>& roots) {
+                                     const std::vector<fs::path>& roots, unsigned jobs) {
   const std::size_t eol = text.find('\n');
   if (eol == std::string::npos) return std::nullopt;
   const std::string_view header(text.data(), eol + 1);
   const std::string_view payload = std::string_view(text).substr(eol + 1);
   if (header != entry_header(key, sha256_hex(payload))) return std::nullopt;
   cache_entry::Entry entry = cache_entry::decode(payload);
-  // Every other file the run looked at must be as it was.
-  for (const cache_entry::Dependency& dep : entry.depends_on) {
-    if (dependency_state(dep.path, roots) != dep.state) return std::nullopt;
-  }
+  // Every other file the run looked at must be as it was (mostly paths a launch could name that are not there:
+  // one stat each, on `jobs` threads).
+  std::atomic<bool> changed{false};
+  parallel_region(entry.depends_on.size(), jobs, [&](std::size_t i) {
+    if (changed.load(std::memory_order_relaxed)) return;
+    const cache_entry::Dependency& dep = entry.depends_on[i];
+    if (dependency_state(dep.path, roots) != dep.state) changed.store(true, std::memory_order_relaxed);
+  });
+  if (changed.load()) return std::nullopt;
   RunResult result;
   result.files_checked = entry.files_checked;
   result.diagnostics = std::move(entry.diagnostics);
@@ -294,7 +299,8 @@ RunResult run_cached(const rule::RuleTable& rules, const RunOptions& options, co
   if (cache.dir.empty() || options.read_stdin || !options.overlay.empty()) return run(rules, options);
 
   // The key: settings, then every discovered file with the hash of its content.
-  const std::vector<std::string> files = discover(options.paths, options.exclude, options.respect_gitignore, nullptr);
+  const unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1U, std::thread::hardware_concurrency());
+  const std::vector<std::string> files = discover(options.paths, options.exclude, options.respect_gitignore, nullptr, jobs);
   const fs::path dir(cache.dir);
   const fs::path folder = dir / LAUNCHLINT_VERSION;
   const fs::path index_path = folder / "files";
@@ -302,7 +308,7 @@ RunResult run_cached(const rule::RuleTable& rules, const RunOptions& options, co
   if (source::ReadResult r = source::read_regular_file(index_path.string(), kMaxFileBytes); r.text)
     index = parse_index(*r.text);
   std::vector<std::optional<Stamp>> stamps;
-  const std::vector<std::string> states = file_states(files, options.jobs, index, &stamps);
+  const std::vector<std::string> states = file_states(files, jobs, index, &stamps);
   std::map<std::string, std::string> hashes;
   std::string material = settings_key(options, cache);
   for (std::size_t i = 0; i < files.size(); ++i) {
@@ -318,7 +324,7 @@ RunResult run_cached(const rule::RuleTable& rules, const RunOptions& options, co
   source::ReadResult read = source::read_regular_file(entry_path.string(), kMaxFileBytes);
   if (read.text) {
     try {
-      if (std::optional<RunResult> hit = answer_from(*read.text, key, hashes, roots)) {
+      if (std::optional<RunResult> hit = answer_from(*read.text, key, hashes, roots, jobs)) {
         out.hit = true;
         return std::move(*hit);
       }

@@ -261,7 +261,8 @@ std::vector<std::unique_ptr<model::Document>> load_documents(const RunOptions& o
                                                              Prepare prepare, Finish finish) {
   std::vector<std::string> explicit_files;
   std::vector<std::string> files;
-  if (!options.read_stdin) files = discover(options.paths, options.exclude, options.respect_gitignore, &explicit_files);
+  if (!options.read_stdin)
+    files = discover(options.paths, options.exclude, options.respect_gitignore, &explicit_files, jobs);
   const std::set<std::string> explicit_set(explicit_files.begin(), explicit_files.end());
   std::vector<std::unique_ptr<model::Document>> documents(files.size() + (options.read_stdin ? 1 : 0));
   prepare(documents.size());
