@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "lint/config/suggest.hpp"
+#include "lint/memory/budget.hpp"
 #include "lint/parse/readers.hpp"
 #include "lint/source/read_file.hpp"
 #include "lint/source/access_log.hpp"
@@ -118,8 +119,10 @@ std::optional<ProjectConfig> interpret(const std::string& path, const parse::Nod
         cfg.per_file_ignores.push_back(std::move(p));
       }
     } else if (k == "gpu-memory") {
-      if (v.kind != parse::NodeKind::String && v.kind != parse::NodeKind::Int) {
-        error = where(path, v) + ": gpu-memory must be a size such as \"80GiB\"";
+      if ((v.kind != parse::NodeKind::String && v.kind != parse::NodeKind::Int) ||
+          !memory::parse_memory_size(v.text)) {
+        error = where(path, v) + ": gpu-memory must be the memory of one GPU with its unit, such as \"80GiB\" (at least "
+                "1 GiB), not " + (v.kind == parse::NodeKind::String ? "\"" + v.text + "\"" : v.text);
         return std::nullopt;
       }
       cfg.gpu_memory = v.text;

@@ -151,6 +151,10 @@ std::unique_ptr<model::Document> load_document(std::string path, std::string tex
                     : doc->format == parse::Format::Json ? parse::read_json(*doc->source)
                                                          : parse::read_toml(*doc->source);
       doc->kind = model::classify_config(doc->config, doc->format);
+      // A second YAML document is an error for the single-document loaders of launch configs, not for a file
+      // launchlint does not know (a multi-document Kubernetes manifest that runs `accelerate launch`).
+      if (doc->config.extra_document && doc->kind != model::DocKind::Unknown)
+        doc->config.errors.push_back(*doc->config.extra_document);
       doc->report_parse_errors = explicitly_named || doc->kind != model::DocKind::Unknown ||
                                  (!doc->config.errors.empty() && model::config_text_may_matter(t));
       break;

@@ -33,6 +33,8 @@ std::optional<double> parse_memory_size(std::string_view text) {
       {"k", 1024.0}, {"m", 1048576.0}, {"g", 1073741824.0}, {"t", 1099511627776.0}};
   const auto it = kUnits.find(unit);
   if (it == kUnits.end()) return std::nullopt;
+  // No GPU has less than 1 GiB: a smaller size is a missing or wrong unit (`80` meant as 80 GiB would be 80 bytes).
+  if (value * it->second < kMinGpuMemoryBytes) return std::nullopt;
   return value * it->second;
 }
 

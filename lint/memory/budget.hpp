@@ -8,7 +8,11 @@
 
 namespace lint::memory {
 
-/// Parses `80GiB`, `80 GiB`, `80GB` (decimal), `81920MiB`, `80G` (binary, as PyTorch prints): bytes, or nullopt.
+/// The smallest GPU memory accepted: below it a size is taken to have a missing or wrong unit.
+inline constexpr double kMinGpuMemoryBytes = 1073741824.0;
+
+/// Parses `80GiB`, `80 GiB`, `80GB` (decimal), `81920MiB`, `80G` (binary, as PyTorch prints): bytes, or nullopt
+/// (not a size, or less than 1 GiB: `80` alone is 80 bytes, surely not what was meant).
 std::optional<double> parse_memory_size(std::string_view text);
 
 /// A `--gpu-memory` given on the command line (takes precedence over any config file).

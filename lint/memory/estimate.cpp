@@ -370,6 +370,8 @@ Estimate estimate(const Inputs& in) {
       mo.root_grad_parts.push_back(emb * b_c);
     else
       mo.root_grad_parts.push_back(emb * b_c);  // the embedding's use of the shared weight
+    mo.root_flat_grad = root_grad;
+    if (g.tied) mo.tied_grad_sum = emb * b_c;
   }
   e.reserved = reserved_estimate(in, mo);
   const double overhead = e.reserved - e.peak;

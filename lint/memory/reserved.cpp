@@ -1,6 +1,7 @@
 #include "lint/memory/reserved.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <initializer_list>
 #include <string>
 #include <utility>
@@ -22,7 +23,7 @@ double segment_bytes(double bytes) {
 /// Replays FSDP1's wrapping (torch/distributed/fsdp/_init_utils.py: materialise a unit, `flatten_tensors` into a
 /// FlatParameter, keep 1/N of it) and the loss's blocks at the start of backward on the compute stream's pool.
 /// Returns the reserved bytes of those blocks and the bytes of them still allocated (the shards).
-std::pair<double, double> replay_compute_pool(const Moments& m) {
+std::pair<double, double> replay_compute_pool(const Moments& m, const std::function<double(double)>& rest_of) {
   CachingAllocatorModel a;
   double kept = 0;
   auto keep = [&](std::size_t shard, double bytes) {
@@ -105,19 +106,20 @@ std::pair<double, double> replay_compute_pool(const Moments& m) {
     for (std::size_t h : acts) a.release(h);
     for (std::size_t h : gathered) a.release(h);
     if (head_grad) {
-      // End of backward: the embedding's gradient, then the FlatParameter's gradient assembled from both.
+      // End of backward: the embedding's gradient. The FlatParameter's gradient assembled from both is allocated on
+      // the unshard stream (reserved_estimate's side pool), not here.
       std::vector<std::size_t> parts{head_grad};
-      double total = m.root_grad_parts.front();
-      for (std::size_t i = 1; i < m.root_grad_parts.size(); ++i) {
-        parts.push_back(a.allocate(m.root_grad_parts[i]));
-        total += m.root_grad_parts[i];
-      }
-      const std::size_t flat = a.allocate(total);
+      for (std::size_t i = 1; i < m.root_grad_parts.size(); ++i) parts.push_back(a.allocate(m.root_grad_parts[i]));
       for (std::size_t h : parts) a.release(h);
-      a.release(flat);
     }
   };
   step();
+  if (rest_of) {
+    // The optimizer state, allocated by the first optimizer step, is carved out of the blocks this step left free;
+    // the next step's transients find those blocks split (docs/memory.md, "Reserved memory").
+    a.allocate_spread(rest_of(kept));
+    step();
+  }
   return {a.reserved(), kept};
 }
 
@@ -146,6 +148,14 @@ double reserved_estimate(const Inputs& in, const Moments& m) {
     // Under mixed precision each unit's shard is first cast to the compute dtype on the same stream
     // (`_use_low_precision_shard`): the root's and two layer units' low-precision shards.
     side_pool += m.mp_shards;
+    if (m.root_flat_grad > 0) {
+      // A trained FlatParameter's views are made on the unshard stream (`_use_unsharded_views` runs inside
+      // `_unshard`'s stream context, torch/distributed/fsdp/_runtime_utils.py), so autograd runs their backward
+      // there: each unit's unsharded gradient is assembled in the unshard stream's pool (one layer unit's at a
+      // time; the root's, held to the end of backward), and a tied head's two gradients are summed there too.
+      side_pool += segment_bytes(m.unit) + segment_bytes(m.root_flat_grad) + segment_bytes(m.tied_grad_sum);
+      on_side_p2 += m.unit_grad + m.root_flat_grad;
+    }
   } else if (fsdp2 || zero3) {
     // Without resharding after forward (FSDP2 `reshard_after_forward=False`) nothing is gathered again in
     // backward: one buffer at a time.
@@ -154,9 +164,14 @@ double reserved_estimate(const Inputs& in, const Moments& m) {
   }
   // The compute stream's pool: the replayed blocks (wrapping transients, activations, the loss) plus what is not
   // replayed at the start of backward (persistent state, buckets), or the other moments' allocations.
-  const auto [replayed, kept] = replay_compute_pool(m);
   const double loss_blocks = (m.logit_bytes < 4 ? 12.0 : 8.0) * m.logits;
-  const double rest_p1 = std::max(0.0, m.p1 - on_side_p1 - m.gathered_compute - m.acts - loss_blocks - kept);
+  const auto rest_of = [&](double kept) {
+    return std::max(0.0, m.p1 - on_side_p1 - m.gathered_compute - m.acts - loss_blocks - kept);
+  };
+  const bool second_step = fsdp1 && m.root_flat_grad > 0;
+  const auto [replayed, kept] =
+      replay_compute_pool(m, second_step ? std::function<double(double)>(rest_of) : std::function<double(double)>());
+  const double rest_p1 = second_step ? 0.0 : rest_of(kept);
   // FSDP1 reduce-scatters each unit's gradient and casts its shard to the parameter dtype on the post-backward
   // stream (torch/distributed/fsdp/_runtime_utils.py `_reduce_grad`): the sharded gradients of a full fine-tune
   // live in that stream's pool. Kept until the next forward, they are not there at the start of backward, but the
@@ -164,7 +179,7 @@ double reserved_estimate(const Inputs& in, const Moments& m) {
   const double post_pool = fsdp1 ? m.sharded_grads : 0;
   // FSDP1 hands each unsharded gradient to the post-backward stream with record_stream: its block returns to the
   // compute pool only when that stream is done, so the next unit's gradient takes another block.
-  const double pending = fsdp1 ? m.unit_grad : 0;
+  const double pending = fsdp1 && m.root_flat_grad <= 0 ? m.unit_grad : 0;
   const double main_pool =
       std::max({rest_p1 + replayed, m.p2 - on_side_p2 - (m.p2_has_grads ? post_pool : 0) + pending, m.p3 - post_pool});
   // Fragmentation: what is allocated and freed within a step (activations, gathered units, gradients of every

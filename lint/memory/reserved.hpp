@@ -36,6 +36,8 @@ struct Moments {
   double mp_shards = 0;  ///< FSDP1 mixed precision: low-precision copies of the shards in flight  ///< the backward
                          ///< moment is the end of backward (gradients complete)
   std::vector<double> root_grad_parts;  ///< FSDP1 full fine-tune: the root unit's gradients (head first), bytes
+  double root_flat_grad = 0;            ///< FSDP1 full fine-tune: the root FlatParameter's unsharded gradient, bytes
+  double tied_grad_sum = 0;             ///< a tied head: the sum of the shared weight's two gradients, bytes
 };
 
 /// Peak reserved bytes per rank for the inputs `in` whose allocated moments are `m`.

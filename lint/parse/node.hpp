@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -58,6 +59,10 @@ struct ConfigDocument {
   bool has_root = false;
   Node root;
   std::vector<ParseError> errors;
+  /// YAML: where a second document starts. Only the first is loaded; a single-document loader (PyYAML's
+  /// `safe_load`, which every launch config's consumer uses) raises there, a multi-document one (a Kubernetes
+  /// manifest) does not, so whether it is an error depends on who reads the file (the driver decides).
+  std::optional<ParseError> extra_document;
 };
 
 /// Hard limits of the loaders (documented in docs/limits.md).

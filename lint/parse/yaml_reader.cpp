@@ -365,6 +365,7 @@ class YamlComposer {
     } else if (root_) {
       doc.root = std::move(*root_);
       doc.has_root = true;
+      doc.extra_document = std::move(extra_document_);
     }
     return doc;
   }
@@ -465,8 +466,9 @@ class YamlComposer {
         return true;
       case YAML_DOCUMENT_START_EVENT:
         if (++documents_ > 1) {
-          fail(char_region_at_mark(event.start_mark),
-               "expected a single document in the stream, but found another document");
+          extra_document_ = ParseError{char_region_at_mark(event.start_mark),
+                                       "expected a single document in the stream, but found another document"};
+          return true;
         }
         return false;
       case YAML_SCALAR_EVENT:
@@ -921,6 +923,7 @@ class YamlComposer {
   std::uint64_t expanded_bytes_ = 0;
   int documents_ = 0;
   std::optional<ParseError> error_;
+  std::optional<ParseError> extra_document_;
   std::optional<ParseError> construct_error_;
 };
 

@@ -36,6 +36,10 @@ expect 2 "--severity: unknown rule code or prefix 'FSDP999'" "${L[@]}" --severit
 expect 2 "--severity level must be one of error, warning, info, not 'eror'.*'error'" "${L[@]}" --severity FSDP001=eror "$ex"
 expect 2 "--severity needs CODE=LEVEL" "${L[@]}" --severity FSDP001 "$ex"
 expect 2 "--select: unknown rule code or prefix 'NOPE'" "${L[@]}" --select NOPE "$ex"
+# A GPU memory size needs its unit: 80 alone would be 80 bytes.
+expect 2 "--gpu-memory needs the memory of one GPU with its unit, such as 80GiB \(at least 1 GiB\), not '80'" "${L[@]}" --gpu-memory 80 "$ex"
+expect 2 "--gpu-memory needs .* not '512MiB'" "${L[@]}" --gpu-memory 512MiB "$ex"
+expect 1 "FSDP001" "${L[@]}" --gpu-memory 80GB "$ex"
 expect 2 "--ignore: unknown rule code or prefix 'FSDP0O1' \(did you mean 'FSDP001'\?\)" "${L[@]}" --ignore FSDP0O1 "$ex"
 expect 2 "--extend-select: unknown" "${L[@]}" --extend-select XYZ "$ex"
 expect 1 "FSDP001" "${L[@]}" --select fsdp001 "$ex"
@@ -71,6 +75,12 @@ printf 'select = ["NOPE"]\n' > cfg/launchlint.toml
 expect 2 "launchlint.toml:1:11: unknown rule code or prefix 'NOPE'" "${L[@]}" cfg
 printf 'selct = ["ALL"]\n' > cfg/launchlint.toml
 expect 2 "launchlint.toml:1:1: unknown configuration key 'selct' \(did you mean 'select'\?\)" "${L[@]}" cfg
+printf 'gpu-memory = 80\n' > cfg/launchlint.toml
+expect 2 "launchlint.toml:1:14: gpu-memory must be the memory of one GPU with its unit, such as \"80GiB\" \(at least 1 GiB\), not 80" "${L[@]}" cfg
+printf 'gpu-memory = "eighty"\n' > cfg/launchlint.toml
+expect 2 "launchlint.toml:1:14: gpu-memory must be .*not \"eighty\"" "${L[@]}" cfg
+printf 'gpu-memory = "80GiB"\n' > cfg/launchlint.toml
+expect 1 "FSDP001" "${L[@]}" cfg
 printf 'fail-on = "bogus"\n' > cfg/launchlint.toml
 expect 2 "launchlint.toml:1:11: fail-on must be" "${L[@]}" cfg
 printf '[severity]\nFSDP999 = "error"\n' > cfg/launchlint.toml

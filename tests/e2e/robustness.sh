@@ -105,6 +105,18 @@ mkdir loop && ln -s .. loop/up
 check "symlink loop" - loop
 printf 'distributed_type: FSDP\r\nnum_processes: 8\r\nfsdp_config:\r\n  fsdp_sharding_strategy: SHARD_OP\r\n' > crlf.yaml
 check "CRLF" - crlf.yaml
+# A second YAML document: an error in a launch config (PyYAML's safe_load raises there), nothing in a
+# multi-document Kubernetes manifest that merely runs a launch.
+printf 'distributed_type: FSDP\nnum_processes: 8\n---\nnum_processes: 2\n' > two_docs.yaml
+check "accelerate config with a second document" "two_docs.yaml:3:1: LL001" two_docs.yaml
+mkdir k8s
+printf 'apiVersion: v1\nkind: Service\n---\napiVersion: batch/v1\nkind: Job\nspec:\n  command: ["accelerate", "launch", "--num_processes", "8", "train.py"]\n' > k8s/job.yaml
+out=$(timeout 60 "$bin" --isolated --format concise k8s 2>&1)
+if grep -q LL001 <<<"$out"; then
+  echo "FAIL multi-document Kubernetes manifest: $out"; fail=1
+else
+  echo "ok   multi-document Kubernetes manifest"
+fi
 check "missing file" LL002 does-not-exist.yaml
 printf '\xEF\xBB\xBE' > toml_ub1.toml; check "toml++ UB input EF BB BE" - toml_ub1.toml
 printf 'a = 1 \xc2\xa7\n[parallelism]\n' > toml_ub2.toml; check "toml++ UB input section sign" - toml_ub2.toml

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "lint/memory/budget.hpp"
 #include "lint/memory/estimate.hpp"
 #include "lint/memory/geometry.hpp"
 #include "lint/parse/readers.hpp"
@@ -148,32 +149,13 @@ std::vector<Measured> load_measurements() {
   return out;
 }
 
-/// Reserved estimates known to miss the ±15% bound, each with its measured error (estimate / measured − 1).
-/// docs/memory.md ("Caveats of the data") names the group: tied-embedding Llama-3.2-3B full fine-tunes under FSDP1
-/// (run 5) reserve 1.5 to 2.1 GiB more in the compute stream's pool than the allocator replay holds, and 5.1 GiB more
-/// at 2 ranks; the cause is not identified. A listed row must keep its recorded error (±1 point): a change to the
-/// model that moves it, better or worse, shows here and the entry and the documentation are updated with it.
-struct KnownReservedGap {
-  const char* name;
-  double error;
-};
-constexpr KnownReservedGap kKnownReservedGaps[] = {
-    {"l3b_full_fs_ws32_ac1_tied", -0.177},
-};
-
-const KnownReservedGap* known_reserved_gap(const std::string& name) {
-  for (const auto& g : kKnownReservedGaps)
-    if (name == g.name) return &g;
-  return nullptr;
-}
-
 }  // namespace
 
 TEST_CASE("estimates agree with the measured peaks (docs/memory/measurements.jsonl)", "[memory]") {
   const auto ms = load_measurements();
   REQUIRE(ms.size() >= 60);
   std::vector<double> errs, rerrs;
-  int intervals = 0, known_gaps = 0;
+  int intervals = 0;
   // LAUNCHLINT_MEMORY_CSV=path writes the estimates next to the measurements (tools/memory/plot.py reads it).
   std::ofstream csv;
   if (const char* p = std::getenv("LAUNCHLINT_MEMORY_CSV")) {
@@ -196,14 +178,7 @@ TEST_CASE("estimates agree with the measured peaks (docs/memory/measurements.jso
       const double rerr = e.reserved / m.reserved - 1.0;
       INFO("reserved: estimate " << e.reserved / 1073741824.0 << " GiB, measured " << m.reserved / 1073741824.0
                                  << " GiB, error " << rerr * 100 << "%");
-      if (const auto* gap = known_reserved_gap(m.name)) {
-        WARN(m.name << ": reserved estimate " << rerr * 100 << "% off the measured value (known deviation, "
-                    << gap->error * 100 << "% recorded; docs/memory.md, caveats)");
-        CHECK(std::abs(rerr - gap->error) <= 0.01);
-        ++known_gaps;
-      } else {
-        CHECK(std::abs(rerr) <= 0.15);
-      }
+      CHECK(std::abs(rerr) <= 0.15);
       rerrs.push_back(std::abs(rerr));
     } else if (m.reserved_max > 0) {
       // Measured after an earlier configuration left tensors alive: the configuration's own reserved peak lies
@@ -220,8 +195,21 @@ TEST_CASE("estimates agree with the measured peaks (docs/memory/measurements.jso
   // Printed with `-s`: the summary docs/memory.md quotes.
   WARN("peak: " << errs.size() << " configurations, median |error| " << errs[errs.size() / 2] * 100 << "%, max "
                 << errs.back() * 100 << "%; reserved: " << rerrs.size() << " configurations, median "
-                << rerrs[rerrs.size() / 2] * 100 << "%, max " << rerrs.back() * 100 << "% (" << known_gaps
-                << " known deviation(s) beyond 15%); " << intervals << " reserved intervals");
-  // Every listed deviation is a measured, reliable configuration (a stale entry is an error).
-  CHECK(known_gaps == static_cast<int>(std::size(kKnownReservedGaps)));
+                << rerrs[rerrs.size() / 2] * 100 << "%, max " << rerrs.back() * 100 << "%; " << intervals
+                << " reserved intervals");
+}
+
+TEST_CASE("GPU memory sizes: units, and no size below 1 GiB", "[memory]") {
+  using lint::memory::parse_memory_size;
+  CHECK(parse_memory_size("80GiB") == 80.0 * 1073741824.0);
+  CHECK(parse_memory_size(" 80 GiB ") == 80.0 * 1073741824.0);
+  CHECK(parse_memory_size("80GB") == 80e9);
+  CHECK(parse_memory_size("81920MiB") == 80.0 * 1073741824.0);
+  CHECK(parse_memory_size("80g") == 80.0 * 1073741824.0);
+  CHECK(parse_memory_size("85899345920") == 80.0 * 1073741824.0);  // bytes, written out
+  CHECK_FALSE(parse_memory_size("80"));                            // 80 bytes: a missing unit
+  CHECK_FALSE(parse_memory_size("512MiB"));
+  CHECK_FALSE(parse_memory_size("-5GiB"));
+  CHECK_FALSE(parse_memory_size("eighty"));
+  CHECK_FALSE(parse_memory_size("80 GiBs"));
 }
