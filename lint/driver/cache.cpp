@@ -300,7 +300,8 @@ RunResult run_cached(const rule::RuleTable& rules, const RunOptions& options, co
 
   // The key: settings, then every discovered file with the hash of its content.
   const unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1U, std::thread::hardware_concurrency());
-  const std::vector<std::string> files = discover(options.paths, options.exclude, options.respect_gitignore, nullptr, jobs);
+  const std::vector<std::string> files =
+      discover(options.paths, options.exclude, options.respect_gitignore, nullptr, jobs);
   const fs::path dir(cache.dir);
   const fs::path folder = dir / LAUNCHLINT_VERSION;
   const fs::path index_path = folder / "files";
@@ -360,8 +361,8 @@ RunResult run_cached(const rule::RuleTable& rules, const RunOptions& options, co
       it = state_of.emplace(d->path(), std::move(state)).first;
     }
     // A report quotes what the run read: a document whose text was read (its state is its content's hash).
-    meta.documents.push_back({d->path(), static_cast<int>(d->kind), d->read_error,
-                              !d->outside_project && is_content_hash(it->second)});
+    meta.documents.push_back(
+        {d->path(), static_cast<int>(d->kind), d->read_error, !d->outside_project && is_content_hash(it->second)});
   }
   const std::string payload_text = cache_entry::encode(meta, result.diagnostics);
   const std::string entry = entry_header(key, sha256_hex(payload_text)) + payload_text;

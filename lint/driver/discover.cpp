@@ -150,15 +150,18 @@ std::string rel_string(const fs::path& p) {
 /// matches any path component (like ruff's exclude). Plain names (the default excludes: `.git`, `build`, ...)
 /// are compared, not matched.
 struct Excludes {
-  std::vector<std::string> names;        ///< no slash, no wildcard: equal to a component (or the path)
-  std::vector<std::string> name_globs;   ///< no slash: match a component (or the path)
-  std::vector<std::string> path_globs;   ///< with a slash: match the whole path
+  std::vector<std::string> names;       ///< no slash, no wildcard: equal to a component (or the path)
+  std::vector<std::string> name_globs;  ///< no slash: match a component (or the path)
+  std::vector<std::string> path_globs;  ///< with a slash: match the whole path
 
   explicit Excludes(const std::vector<std::string>& patterns) {
     for (const std::string& g : patterns) {
-      if (g.find('/') != std::string::npos) path_globs.push_back(g);
-      else if (g.find_first_of("*?") == std::string::npos) names.push_back(g);
-      else name_globs.push_back(g);
+      if (g.find('/') != std::string::npos)
+        path_globs.push_back(g);
+      else if (g.find_first_of("*?") == std::string::npos)
+        names.push_back(g);
+      else
+        name_globs.push_back(g);
     }
   }
 
