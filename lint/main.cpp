@@ -658,6 +658,7 @@ int run(int argc, char** argv) {
     in.srcroot = srcroot;
     in.color = use_color(cli.color, path);
     in.files_checked = result.files_checked;
+    in.jobs = cli.jobs;
     in.docs_url = env_set("LAUNCHLINT_DOCS_URL") ? std::getenv("LAUNCHLINT_DOCS_URL") : LAUNCHLINT_DOCS_URL;
     // Each report is rendered whole, then written at once (atomically to a file; lint/report/output_file).
     std::ostringstream out;

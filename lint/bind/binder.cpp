@@ -19,19 +19,38 @@ DocumentSet::DocumentSet(std::vector<std::unique_ptr<model::Document>>& document
   for (const auto& d : documents_) by_path_[d->path()] = d.get();
 }
 
+namespace {
+
+/// Found by the walk and left unparsed by the pre-filter (model::python_may_matter).
+bool left_unparsed(const model::Document& d) {
+  return d.format == parse::Format::Python && d.kind == model::DocKind::Unknown && !d.python && !d.read_error;
+}
+
+}  // namespace
+
+model::Document* DocumentSet::unparsed_target(const std::vector<std::string>& candidates) const {
+  for (const std::string& c : candidates) {
+    auto it = by_path_.find(c);
+    if (it == by_path_.end()) continue;
+    return left_unparsed(*it->second) ? it->second : nullptr;
+  }
+  return nullptr;
+}
+
+void DocumentSet::parse_in_place(model::Document& d) const {
+  // A launch runs it, so it is read now, as a named file is. The document keeps its place (and address) in the run.
+  std::unique_ptr<model::Document> parsed = load_(d.path());
+  const bool named = d.explicitly_named;
+  d = std::move(*parsed);
+  d.explicitly_named = named;
+}
+
 const model::Document* DocumentSet::find_or_load(const std::vector<std::string>& candidates) {
   for (const std::string& c : candidates) {
     auto it = by_path_.find(c);
     if (it == by_path_.end()) continue;
     model::Document* d = it->second;
-    if (d->format == parse::Format::Python && d->kind == model::DocKind::Unknown && !d->python && !d->read_error) {
-      // Found by the walk and left unparsed by the pre-filter (model::python_may_matter): a launch runs it, so
-      // it is read now, as a named file is. The document keeps its place (and address) in the run.
-      std::unique_ptr<model::Document> parsed = load_(c);
-      const bool named = d->explicitly_named;
-      *d = std::move(*parsed);
-      d->explicitly_named = named;
-    }
+    if (left_unparsed(*d)) parse_in_place(*d);
     return d->read_error ? nullptr : d;
   }
   for (const std::string& c : candidates) {
@@ -192,7 +211,10 @@ const model::Document* follow_entry_point(DocumentSet& docs, const model::Docume
 }  // namespace
 
 model::BoundInputs bind_command(DocumentSet& docs, const CommandSite& site) {
-  const FileRefs refs = referenced_files(*site.document, site.command);
+  return bind_command(docs, site, referenced_files(*site.document, site.command));
+}
+
+model::BoundInputs bind_command(DocumentSet& docs, const CommandSite& site, const FileRefs& refs) {
   model::BoundInputs in;
   in.script_doc = site.document;
   in.command = &site.command;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "lint/bind/declared_launch.hpp"
+#include "lint/bind/file_refs.hpp"
 #include "lint/model/document.hpp"
 #include "lint/model/resolve.hpp"
 #include "lint/parse/shell_reader.hpp"
@@ -27,6 +28,13 @@ class DocumentSet {
   /// added to the run); nullptr when none is, or when the file could not be read. A Python file of the run that
   /// the pre-filter left unparsed is parsed now (through the loader).
   const model::Document* find_or_load(const std::vector<std::string>& candidates);
+  /// The document of the run that find_or_load(candidates) would parse now (a Python file of the run the
+  /// pre-filter left unparsed), or nullptr. Binding must run in order (it adds documents to the run), so a caller
+  /// parses these first, in parallel (parse_in_place), and binding then only looks them up.
+  [[nodiscard]] model::Document* unparsed_target(const std::vector<std::string>& candidates) const;
+  /// Parses `d` (from unparsed_target) as find_or_load would, keeping its place (and address) in the run.
+  /// Thread-safe for distinct documents, while nothing else uses the set.
+  void parse_in_place(model::Document& d) const;
   [[nodiscard]] std::vector<std::unique_ptr<model::Document>>& documents() { return documents_; }
 
  private:
@@ -47,5 +55,8 @@ std::deque<CommandSite> collect_commands(DocumentSet& docs, const std::vector<De
 
 /// The documents one command binds; a named file of another kind than the role expects is not bound.
 model::BoundInputs bind_command(DocumentSet& docs, const CommandSite& site);
+/// The same, with the command's referenced_files computed beforehand (they depend only on the command's document,
+/// so a caller computes them for every command in parallel).
+model::BoundInputs bind_command(DocumentSet& docs, const CommandSite& site, const FileRefs& refs);
 
 }  // namespace lint::bind

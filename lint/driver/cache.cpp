@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -11,8 +12,11 @@
 #include <set>
 #include <thread>
 
+#include "lint/driver/cache_entry.hpp"
+#include "lint/driver/parallel.hpp"
 #include "lint/report/output_file.hpp"
 #include "lint/source/access_log.hpp"
+#include "lint/source/read_boundary.hpp"
 #include "lint/source/read_file.hpp"
 #include "lint/source/sha256.hpp"
 
@@ -24,7 +28,7 @@ using source::sha256_hex;
 
 namespace {
 
-constexpr int kEntryFormat = 1;
+constexpr int kEntryFormat = 2;  // 2: the binary payload of lint/driver/cache_entry.hpp
 /// Entries kept per version folder; older ones are removed after a write.
 constexpr std::size_t kMaxEntries = 64;
 
@@ -37,6 +41,22 @@ std::string file_state(const std::string& path) {
   source::ReadResult read = source::read_regular_file(path, kMaxFileBytes);
   if (!read.text) return "unreadable:" + read.error;
   return sha256_hex(*read.text);
+}
+
+/// A dependency's state: file_state, except that a file outside the project boundary (SECURITY.md) is never read
+/// (not even to hash it): only its presence is recorded. A dependency is mostly a path a launch could name that
+/// is not there, so the boundary (which resolves links) is consulted only for files that exist.
+std::string dependency_state(const std::string& path, const std::vector<fs::path>& roots) {
+  std::error_code ec;
+  const fs::file_status st = fs::symlink_status(path, ec);
+  if (ec || st.type() == fs::file_type::not_found) return "absent";
+  if (!source::inside_roots(path, roots)) return fs::is_regular_file(path, ec) ? "outside:file" : "outside:other";
+  return file_state(path);
+}
+
+/// True for a state that is a content hash (the file was read), not "absent", "unreadable:..." or "outside:...".
+bool is_content_hash(std::string_view state) {
+  return state.size() == 64 && state.find_first_not_of("0123456789abcdef") == std::string_view::npos;
 }
 
 /// What stat(2) says of a file: when all of it is as recorded, the content is taken to be the one hashed then,
@@ -100,15 +120,13 @@ StampIndex parse_index(const std::string& text) {
     }
     fields[6] = line;
     Stamp s;
-    try {
-      s.size = std::stoll(std::string(fields[1]));
-      s.mtime_ns = std::stoll(std::string(fields[2]));
-      s.ctime_ns = std::stoll(std::string(fields[3]));
-      s.ino = std::stoull(std::string(fields[4]));
-      s.dev = std::stoull(std::string(fields[5]));
-    } catch (const std::exception&) {
+    const auto number = [](std::string_view text, auto& value) {
+      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+      return ec == std::errc() && end == text.data() + text.size() && !text.empty();
+    };
+    if (!number(fields[1], s.size) || !number(fields[2], s.mtime_ns) || !number(fields[3], s.ctime_ns) ||
+        !number(fields[4], s.ino) || !number(fields[5], s.dev))
       return {};
-    }
     index.emplace(std::string(fields[6]), std::make_pair(s, std::string(fields[0])));
   }
   return index;
@@ -120,83 +138,19 @@ std::vector<std::string> file_states(const std::vector<std::string>& files, unsi
                                      std::vector<std::optional<Stamp>>* stamps) {
   std::vector<std::string> out(files.size());
   if (stamps != nullptr) stamps->assign(files.size(), std::nullopt);
-  const unsigned n = std::max(1U, std::min<unsigned>(jobs != 0 ? jobs : std::thread::hardware_concurrency(),
-                                                      static_cast<unsigned>(std::max<std::size_t>(files.size(), 1))));
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t i = next++; i < files.size(); i = next++) {
-      const std::optional<Stamp> stamp = stamp_of(files[i]);
-      if (stamps != nullptr) (*stamps)[i] = stamp;
-      if (stamp) {
-        if (const auto it = index.find(files[i]); it != index.end() && it->second.first == *stamp) {
-          out[i] = it->second.second;
-          continue;
-        }
-      }
-      out[i] = file_state(files[i]);
-    }
-  };
-  std::vector<std::thread> threads;
-  for (unsigned t = 1; t < n; ++t) threads.emplace_back(work);
-  work();
-  for (std::thread& t : threads) t.join();
+  parallel_region(files.size(), jobs != 0 ? jobs : std::max(1U, std::thread::hardware_concurrency()),
+                  [&](std::size_t i) {
+                    const std::optional<Stamp> stamp = stamp_of(files[i]);
+                    if (stamps != nullptr) (*stamps)[i] = stamp;
+                    if (stamp) {
+                      if (const auto it = index.find(files[i]); it != index.end() && it->second.first == *stamp) {
+                        out[i] = it->second.second;
+                        return;
+                      }
+                    }
+                    out[i] = file_state(files[i]);
+                  });
   return out;
-}
-
-json region_json(const source::Region& r) {
-  return json::array({r.begin.line, r.begin.column, r.end.line, r.end.column, r.begin_byte, r.end_byte});
-}
-
-source::Region region_from(const json& j) {
-  source::Region r;
-  r.begin.line = j.at(0).get<std::uint32_t>();
-  r.begin.column = j.at(1).get<std::uint32_t>();
-  r.end.line = j.at(2).get<std::uint32_t>();
-  r.end.column = j.at(3).get<std::uint32_t>();
-  r.begin_byte = j.at(4).get<std::size_t>();
-  r.end_byte = j.at(5).get<std::size_t>();
-  return r;
-}
-
-// A diagnostic is an array (no keys to write, read and compare): [code, slug, severity, message, path, region,
-// setting, suppressed, related, fix or null].
-json diagnostic_json(const rule::Diagnostic& d) {
-  json related = json::array();
-  for (const rule::RelatedLocation& r : d.related) related.push_back({r.path, region_json(r.region), r.message});
-  json fix;
-  if (d.fix) {
-    json edits = json::array();
-    for (const rule::Edit& e : d.fix->edits) edits.push_back({e.path, e.begin, e.end, e.replacement});
-    fix = {d.fix->description, static_cast<int>(d.fix->safety), std::move(edits)};
-  }
-  return {d.code,    d.slug,       static_cast<int>(d.severity), d.message,          d.path,
-          region_json(d.region), d.setting, d.suppressed,          std::move(related), std::move(fix)};
-}
-
-rule::Diagnostic diagnostic_from(const json& j) {
-  rule::Diagnostic d;
-  d.code = j.at(0).get<std::string>();
-  d.slug = j.at(1).get<std::string>();
-  const int severity = j.at(2).get<int>();
-  if (severity < 0 || severity > 2) throw std::out_of_range("severity");
-  d.severity = static_cast<rule::Severity>(severity);
-  d.message = j.at(3).get<std::string>();
-  d.path = j.at(4).get<std::string>();
-  d.region = region_from(j.at(5));
-  d.setting = j.at(6).get<std::string>();
-  d.suppressed = j.at(7).get<bool>();
-  for (const json& r : j.at(8))
-    d.related.push_back({r.at(0).get<std::string>(), region_from(r.at(1)), r.at(2).get<std::string>()});
-  if (const json& f = j.at(9); !f.is_null()) {
-    rule::Fix fix;
-    fix.description = f.at(0).get<std::string>();
-    fix.safety = f.at(1).get<int>() == 0 ? rule::FixSafety::Safe : rule::FixSafety::Unsafe;
-    for (const json& e : f.at(2))
-      fix.edits.push_back({e.at(0).get<std::string>(), e.at(1).get<std::size_t>(), e.at(2).get<std::size_t>(),
-                           e.at(3).get<std::string>()});
-    d.fix = std::move(fix);
-  }
-  return d;
 }
 
 /// Everything that decides the findings besides file contents: the version, the options, where it runs and the
@@ -272,55 +226,65 @@ std::string entry_header(const std::string& key, const std::string& checksum) {
          "\n";
 }
 
-/// A run answered from the entry `text`, or nullopt when it does not fit (any mismatch, any malformed field).
+/// A run answered from the entry `text`, or nullopt when it does not fit (any mismatch, any malformed field: the
+/// decoder throws std::out_of_range).
 std::optional<RunResult> answer_from(const std::string& text, const std::string& key,
-                                     const std::map<std::string, std::string>& hashes) {
+                                     const std::map<std::string, std::string>& hashes,
+                                     const std::vector<fs::path>& roots, unsigned jobs) {
   const std::size_t eol = text.find('\n');
   if (eol == std::string::npos) return std::nullopt;
   const std::string_view header(text.data(), eol + 1);
-  const std::string_view payload_text = std::string_view(text).substr(eol + 1);
-  if (header != entry_header(key, sha256_hex(payload_text))) return std::nullopt;
-  const json payload = json::parse(payload_text);
-  // Every other file the run looked at must be as it was.
-  std::map<std::string, std::string> known = hashes;
-  for (const json& dep : payload.at("depends_on")) {
-    const std::string path = dep.at(0).get<std::string>();
-    const std::string state = dep.at(1).get<std::string>();
-    if (file_state(path) != state) return std::nullopt;
-    known.emplace(path, state);
-  }
+  const std::string_view payload = std::string_view(text).substr(eol + 1);
+  if (header != entry_header(key, sha256_hex(payload))) return std::nullopt;
+  cache_entry::Entry entry = cache_entry::decode(payload);
+  // Every other file the run looked at must be as it was (mostly paths a launch could name that are not there:
+  // one stat each, on `jobs` threads).
+  std::atomic<bool> changed{false};
+  parallel_region(entry.depends_on.size(), jobs, [&](std::size_t i) {
+    if (changed.load(std::memory_order_relaxed)) return;
+    const cache_entry::Dependency& dep = entry.depends_on[i];
+    if (dependency_state(dep.path, roots) != dep.state) changed.store(true, std::memory_order_relaxed);
+  });
+  if (changed.load()) return std::nullopt;
   RunResult result;
-  result.files_checked = payload.at("files_checked").get<std::size_t>();
-  for (const json& d : payload.at("diagnostics")) result.diagnostics.push_back(diagnostic_from(d));
+  result.files_checked = entry.files_checked;
+  result.diagnostics = std::move(entry.diagnostics);
   // The sources the reports quote: read again, and used only if the content is still the one the findings are
   // about (a file changed since is a miss, never a wrong snippet).
-  std::set<std::string> quoted;
+  std::set<std::string_view> quoted;
   for (const rule::Diagnostic& d : result.diagnostics) {
     quoted.insert(d.path);
     for (const auto& r : d.related) quoted.insert(r.path);
     if (d.fix)
       for (const auto& e : d.fix->edits) quoted.insert(e.path);
   }
-  for (const json& d : payload.at("documents")) {
+  const auto hash_of = [&](const std::string& path) -> const std::string* {
+    if (const auto h = hashes.find(path); h != hashes.end()) return &h->second;
+    for (const cache_entry::Dependency& dep : entry.depends_on)
+      if (dep.path == path) return &dep.state;
+    return nullptr;
+  };
+  result.documents.reserve(entry.documents.size());
+  for (cache_entry::DocRecord& d : entry.documents) {
     auto doc = std::make_unique<model::Document>();
-    const std::string path = d.at(0).get<std::string>();
-    const int kind = d.at(1).get<int>();
-    if (kind < 0 || kind > static_cast<int>(model::DocKind::LaunchScript)) return std::nullopt;
-    doc->kind = static_cast<model::DocKind>(kind);
-    if (!d.at(2).is_null()) doc->read_error = d.at(2).get<std::string>();
-    if (quoted.count(path) != 0 && !doc->read_error) {
-      // Read when a report quotes it (not at all for concise or json), and only if still the content hashed.
-      const auto h = known.find(path);
-      if (h == known.end()) return std::nullopt;
-      doc->source = source::SourceFile::deferred(path, h->second, kMaxFileBytes);
+    if (d.kind > static_cast<int>(model::DocKind::LaunchScript)) return std::nullopt;
+    doc->kind = static_cast<model::DocKind>(d.kind);
+    doc->read_error = std::move(d.read_error);
+    if (d.quotable && quoted.count(d.path) != 0) {
+      // Read when a report quotes it (not at all for concise or json), and only if still the content hashed. A
+      // file the run read but could not lint (not UTF-8) is quoted too, as the run quoted it.
+      const std::string* h = hash_of(d.path);
+      if (h == nullptr || !is_content_hash(*h)) return std::nullopt;
+      doc->source = source::SourceFile::deferred(d.path, *h, kMaxFileBytes);
     } else {
-      doc->source = std::make_shared<source::SourceFile>(path, "");
+      doc->source = std::make_shared<source::SourceFile>(d.path, "");
     }
-    result.sources[path] = doc->source;
+    result.sources[d.path] = doc->source;
     result.documents.push_back(std::move(doc));
   }
-  for (const std::string& path : quoted) {
-    if (result.sources.count(path) == 0) return std::nullopt;  // a finding in a file the entry does not hold
+  for (std::string_view path : quoted) {
+    if (result.sources.find(std::string(path)) == result.sources.end())
+      return std::nullopt;  // a finding in a file the entry does not hold
   }
   return result;
 }
@@ -335,7 +299,9 @@ RunResult run_cached(const rule::RuleTable& rules, const RunOptions& options, co
   if (cache.dir.empty() || options.read_stdin || !options.overlay.empty()) return run(rules, options);
 
   // The key: settings, then every discovered file with the hash of its content.
-  const std::vector<std::string> files = discover(options.paths, options.exclude, options.respect_gitignore, nullptr);
+  const unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1U, std::thread::hardware_concurrency());
+  const std::vector<std::string> files =
+      discover(options.paths, options.exclude, options.respect_gitignore, nullptr, jobs);
   const fs::path dir(cache.dir);
   const fs::path folder = dir / LAUNCHLINT_VERSION;
   const fs::path index_path = folder / "files";
@@ -343,7 +309,7 @@ RunResult run_cached(const rule::RuleTable& rules, const RunOptions& options, co
   if (source::ReadResult r = source::read_regular_file(index_path.string(), kMaxFileBytes); r.text)
     index = parse_index(*r.text);
   std::vector<std::optional<Stamp>> stamps;
-  const std::vector<std::string> states = file_states(files, options.jobs, index, &stamps);
+  const std::vector<std::string> states = file_states(files, jobs, index, &stamps);
   std::map<std::string, std::string> hashes;
   std::string material = settings_key(options, cache);
   for (std::size_t i = 0; i < files.size(); ++i) {
@@ -351,19 +317,20 @@ RunResult run_cached(const rule::RuleTable& rules, const RunOptions& options, co
     hashes.emplace(files[i], states[i]);
   }
   const std::string key = sha256_hex(material);
+  std::vector<fs::path> roots;  // the project boundary (part of the key: settings_key)
+  for (const std::string& r : boundary_roots(options)) roots.emplace_back(r);
   const fs::path entry_path = folder / key;
   out.entry = entry_path.string();
 
   source::ReadResult read = source::read_regular_file(entry_path.string(), kMaxFileBytes);
   if (read.text) {
     try {
-      if (std::optional<RunResult> hit = answer_from(*read.text, key, hashes)) {
+      if (std::optional<RunResult> hit = answer_from(*read.text, key, hashes, roots, jobs)) {
         out.hit = true;
         return std::move(*hit);
       }
-    } catch (const json::exception&) {
-      // A corrupt or foreign entry is a miss.
     } catch (const std::out_of_range&) {
+      // A corrupt or foreign entry is a miss.
     }
   }
 
@@ -375,31 +342,29 @@ RunResult run_cached(const rule::RuleTable& rules, const RunOptions& options, co
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (stamps[i] ? stamp_of(files[i]) != stamps[i] : file_state(files[i]) != states[i]) return result;
   }
-  json payload;
-  payload["files_checked"] = result.files_checked;
-  json depends_on = json::array();
+  cache_entry::Entry meta;
+  meta.files_checked = result.files_checked;
+  std::map<std::string, std::string> state_of = hashes;  // every file's state: discovered, then depended on
   for (const std::string& path : accessed) {
-    if (hashes.count(path) == 0) depends_on.push_back({path, file_state(path)});
+    if (hashes.count(path) != 0) continue;
+    std::string state = dependency_state(path, roots);
+    meta.depends_on.push_back({path, state});
+    state_of.emplace(path, std::move(state));
   }
   // Documents loaded beyond the discovered ones (a launch's files) are noted by the binder; any left are added.
-  json documents = json::array();
+  meta.documents.reserve(result.documents.size());
   for (const auto& d : result.documents) {
-    documents.push_back({d->path(), static_cast<int>(d->kind), d->read_error ? json(*d->read_error) : json()});
-    if (hashes.count(d->path()) == 0 && !std::binary_search(accessed.begin(), accessed.end(), d->path()))
-      depends_on.push_back({d->path(), file_state(d->path())});
+    auto it = state_of.find(d->path());
+    if (it == state_of.end()) {
+      std::string state = dependency_state(d->path(), roots);
+      meta.depends_on.push_back({d->path(), state});
+      it = state_of.emplace(d->path(), std::move(state)).first;
+    }
+    // A report quotes what the run read: a document whose text was read (its state is its content's hash).
+    meta.documents.push_back(
+        {d->path(), static_cast<int>(d->kind), d->read_error, !d->outside_project && is_content_hash(it->second)});
   }
-  payload["depends_on"] = std::move(depends_on);
-  payload["documents"] = std::move(documents);
-  json diagnostics = json::array();
-  for (const rule::Diagnostic& d : result.diagnostics) diagnostics.push_back(diagnostic_json(d));
-  payload["diagnostics"] = std::move(diagnostics);
-
-  std::string payload_text;
-  try {
-    payload_text = payload.dump();
-  } catch (const json::exception&) {
-    return result;  // a path or message that is not UTF-8 cannot round-trip through JSON: not cached
-  }
+  const std::string payload_text = cache_entry::encode(meta, result.diagnostics);
   const std::string entry = entry_header(key, sha256_hex(payload_text)) + payload_text;
   if (prepare_folder(dir, folder) && report::write_output_file(entry_path.string(), entry).empty()) {
     out.written = true;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "lint/driver/driver.hpp"
+#include "lint/driver/parallel.hpp"
 #include "lint/source/read_file.hpp"
 
 namespace lint::driver {
@@ -145,22 +146,54 @@ std::string rel_string(const fs::path& p) {
   return s;
 }
 
-bool excluded(const std::vector<std::string>& exclude, const std::string& rel) {
-  for (const std::string& g : exclude) {
-    if (glob_impl(g, rel)) return true;
-    // A pattern without a slash also matches any path component (like ruff's exclude).
-    if (g.find('/') == std::string::npos) {
-      std::string_view rest = rel;
-      while (true) {
-        const auto slash = rest.find('/');
-        if (glob_impl(g, rest.substr(0, slash))) return true;
-        if (slash == std::string_view::npos) break;
-        rest.remove_prefix(slash + 1);
-      }
+/// The exclude patterns, sorted once by how they match. A pattern matches the whole path; one without a slash also
+/// matches any path component (like ruff's exclude). Plain names (the default excludes: `.git`, `build`, ...)
+/// are compared, not matched.
+struct Excludes {
+  std::vector<std::string> names;       ///< no slash, no wildcard: equal to a component (or the path)
+  std::vector<std::string> name_globs;  ///< no slash: match a component (or the path)
+  std::vector<std::string> path_globs;  ///< with a slash: match the whole path
+
+  explicit Excludes(const std::vector<std::string>& patterns) {
+    for (const std::string& g : patterns) {
+      if (g.find('/') != std::string::npos)
+        path_globs.push_back(g);
+      else if (g.find_first_of("*?") == std::string::npos)
+        names.push_back(g);
+      else
+        name_globs.push_back(g);
     }
   }
-  return false;
-}
+
+  [[nodiscard]] bool match(const std::string& rel) const {
+    for (const std::string& g : path_globs) {
+      if (glob_impl(g, rel)) return true;
+    }
+    if (names.empty() && name_globs.empty()) return false;
+    std::string_view rest = rel;
+    while (true) {
+      const auto slash = rest.find('/');
+      const std::string_view component = rest.substr(0, slash);
+      for (const std::string& g : names) {
+        if (component == g) return true;
+      }
+      for (const std::string& g : name_globs) {
+        if (glob_impl(g, component)) return true;
+      }
+      if (slash == std::string_view::npos) break;
+      rest.remove_prefix(slash + 1);
+    }
+    // A name pattern matched against the whole path: only an empty pattern on a path of one component differs
+    // from the components above, and glob_impl decides it the same way.
+    for (const std::string& g : names) {
+      if (g == rel) return true;
+    }
+    for (const std::string& g : name_globs) {
+      if (glob_impl(g, rel)) return true;
+    }
+    return false;
+  }
+};
 
 /// `rel` + "/" + `name`, where an empty `rel` is the walked root itself.
 std::string join(const std::string& rel, const std::string& name) {
@@ -168,65 +201,81 @@ std::string join(const std::string& rel, const std::string& name) {
   return rel.back() == '/' ? rel + name : rel + "/" + name;
 }
 
-void walk(const fs::path& root, const std::vector<std::string>& exclude, bool respect_gitignore,
-          std::vector<std::string>& out) {
+/// A folder to walk: its path, its path as shown (the root as given, normalised, then plain names appended: no
+/// path arithmetic per entry), its path relative to the root, and the chain of .gitignore files above it.
+struct Folder {
+  fs::path path;
+  std::string shown;    ///< as reported ("" for ".")
+  std::string in_root;  ///< relative to the root ("" for the root)
+  std::shared_ptr<const IgnoreChain> chain;
+};
+
+/// Lists one folder: its wanted files into `files`, its subfolders (with its chain) into `subdirs`. Reads nothing
+/// shared but the chains above it (immutable), so the folders of a level are listed in parallel.
+void list_folder(Folder folder, const Excludes& exclude, bool respect_gitignore, std::vector<std::string>& files,
+                 std::vector<Folder>& subdirs) {
   std::error_code ec;
-  // Iterative walk, one directory at a time, never following symlinked directories (no loops). Each folder on
-  // the stack carries its path as shown (the root as given, normalised, then plain names appended: no path
-  // arithmetic per entry), its path relative to the root, and the chain of .gitignore files above it.
-  struct Folder {
-    fs::path path;
-    std::string shown;    ///< as reported ("" for ".")
-    std::string in_root;  ///< relative to the root ("" for the root)
-    std::shared_ptr<const IgnoreChain> chain;
-  };
-  std::string shown_root = rel_string(root);
-  if (shown_root == ".") shown_root.clear();
-  while (shown_root.size() > 1 && shown_root.back() == '/') shown_root.pop_back();
-  std::vector<Folder> stack{{root, shown_root, "", nullptr}};
-  while (!stack.empty()) {
-    Folder folder = std::move(stack.back());
-    stack.pop_back();
-    const fs::path& dir = folder.path;
-    std::shared_ptr<const IgnoreChain> chain = std::move(folder.chain);
-    if (respect_gitignore && fs::is_regular_file(dir / ".gitignore", ec)) {
+  const fs::path& dir = folder.path;
+  std::vector<std::pair<std::string, fs::directory_entry>> entries;
+  fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
+  if (ec) return;
+  for (; it != fs::directory_iterator(); it.increment(ec)) {
+    if (ec) break;
+    entries.emplace_back(it->path().filename().string(), *it);
+  }
+  std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::shared_ptr<const IgnoreChain> chain = std::move(folder.chain);
+  if (respect_gitignore) {
+    // The folder's own .gitignore, found in its listing (no stat for the many folders without one).
+    const auto git = std::lower_bound(entries.begin(), entries.end(), std::string_view(".gitignore"),
+                                      [](const auto& e, std::string_view n) { return e.first < n; });
+    if (git != entries.end() && git->first == ".gitignore" && git->second.is_regular_file(ec)) {
       auto link = std::make_shared<IgnoreChain>();
       link->parent = chain;
       link->set.base = folder.in_root;
       link->set.rules = read_gitignore(dir / ".gitignore");
       chain = std::move(link);
     }
-    std::vector<std::pair<std::string, fs::directory_entry>> entries;
-    fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
-    if (ec) continue;
-    for (; it != fs::directory_iterator(); it.increment(ec)) {
-      if (ec) break;
-      entries.emplace_back(it->path().filename().string(), *it);
+  }
+  for (const auto& [name, e] : entries) {
+    const bool is_link = e.is_symlink(ec);
+    const bool is_dir = !is_link && e.is_directory(ec);
+    if (is_dir && (name == ".git" || name == "node_modules" || name == "__pycache__" || name == ".venv" ||
+                   name == ".tox" || name == ".mypy_cache" || name == kCacheDirName)) {
+      continue;
     }
-    std::sort(entries.begin(), entries.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::vector<Folder> subdirs;
-    for (const auto& [name, e] : entries) {
-      const bool is_link = e.is_symlink(ec);
-      const bool is_dir = !is_link && e.is_directory(ec);
-      if (is_dir && (name == ".git" || name == "node_modules" || name == "__pycache__" || name == ".venv" ||
-                     name == ".tox" || name == ".mypy_cache" || name == kCacheDirName)) {
-        continue;
-      }
-      std::string rel_to_root = join(folder.in_root, name);
-      std::string rel = join(folder.shown, name);
-      if (respect_gitignore && ignored(chain.get(), rel_to_root, is_dir)) continue;
-      if (excluded(exclude, rel)) continue;
-      if (is_dir) {
-        subdirs.push_back(Folder{e.path(), std::move(rel), std::move(rel_to_root), nullptr});
-      } else if (!is_link && e.is_regular_file(ec) && wanted_file(name)) {
-        out.push_back(std::move(rel));
-      }
+    std::string rel_to_root = join(folder.in_root, name);
+    std::string rel = join(folder.shown, name);
+    if (respect_gitignore && ignored(chain.get(), rel_to_root, is_dir)) continue;
+    if (exclude.match(rel)) continue;
+    if (is_dir) {
+      subdirs.push_back(Folder{e.path(), std::move(rel), std::move(rel_to_root), chain});
+    } else if (!is_link && e.is_regular_file(ec) && wanted_file(name)) {
+      files.push_back(std::move(rel));
     }
-    for (auto rit = subdirs.rbegin(); rit != subdirs.rend(); ++rit) {
-      rit->chain = chain;
-      stack.push_back(std::move(*rit));
+  }
+}
+
+/// Walks `root` a level at a time, the folders of a level listed on `jobs` threads, never following symlinked
+/// directories (no loops). The files come out in an order that depends only on the tree (discover sorts them).
+void walk(const fs::path& root, const Excludes& exclude, bool respect_gitignore, unsigned jobs,
+          std::vector<std::string>& out) {
+  std::string shown_root = rel_string(root);
+  if (shown_root == ".") shown_root.clear();
+  while (shown_root.size() > 1 && shown_root.back() == '/') shown_root.pop_back();
+  std::vector<Folder> level{{root, shown_root, "", nullptr}};
+  while (!level.empty()) {
+    std::vector<std::vector<std::string>> files(level.size());
+    std::vector<std::vector<Folder>> subdirs(level.size());
+    parallel_region(level.size(), jobs, [&](std::size_t i) {
+      list_folder(std::move(level[i]), exclude, respect_gitignore, files[i], subdirs[i]);
+    });
+    std::vector<Folder> next;
+    for (std::size_t i = 0; i < level.size(); ++i) {
+      std::move(files[i].begin(), files[i].end(), std::back_inserter(out));
+      std::move(subdirs[i].begin(), subdirs[i].end(), std::back_inserter(next));
     }
+    level = std::move(next);
   }
 }
 
@@ -237,13 +286,14 @@ bool glob_match(std::string_view pattern, std::string_view path) { return glob_i
 std::size_t ignore_rule_evaluations() { return g_ignore_rule_evaluations.load(std::memory_order_relaxed); }
 
 std::vector<std::string> discover(const std::vector<std::string>& paths, const std::vector<std::string>& exclude,
-                                  bool respect_gitignore, std::vector<std::string>* explicit_files) {
+                                  bool respect_gitignore, std::vector<std::string>* explicit_files, unsigned jobs) {
   std::vector<std::string> out;
   std::error_code ec;
+  const Excludes excludes(exclude);
   for (const std::string& p : paths) {
     const fs::path path(p);
     if (fs::is_directory(path, ec)) {
-      walk(path, exclude, respect_gitignore, out);
+      walk(path, excludes, respect_gitignore, jobs, out);
     } else {
       // Named explicitly: always read (a missing or unreadable file becomes LL002).
       out.push_back(rel_string(path));

@@ -15,6 +15,7 @@
 #include "lint/bind/file_refs.hpp"
 #include "lint/config/pins.hpp"
 #include "lint/config/project_root.hpp"
+#include "lint/driver/parallel.hpp"
 #include "lint/model/classify.hpp"
 #include "lint/model/resolve.hpp"
 #include "lint/parse/readers.hpp"
@@ -76,23 +77,9 @@ bool shell_may_matter(std::string_view text) {
   return false;
 }
 
-/// A pool that runs `fn(i)` for i in [0, n) on `jobs` threads.
 template <typename Fn>
 void parallel_for(std::size_t n, unsigned jobs, Fn fn) {
-  if (jobs <= 1 || n <= 1) {
-    for (std::size_t i = 0; i < n; ++i) fn(i);
-    return;
-  }
-  std::atomic<std::size_t> next{0};
-  std::vector<std::thread> threads;
-  const unsigned count = std::min<unsigned>(jobs, static_cast<unsigned>(n));
-  threads.reserve(count);
-  for (unsigned t = 0; t < count; ++t) {
-    threads.emplace_back([&] {
-      for (std::size_t i = next++; i < n; i = next++) fn(i);
-    });
-  }
-  for (std::thread& t : threads) t.join();
+  parallel_region(n, jobs, std::function<void(std::size_t)>(std::move(fn)));
 }
 
 /// Collects one rule's diagnostics.
@@ -279,7 +266,8 @@ std::vector<std::unique_ptr<model::Document>> load_documents(const RunOptions& o
                                                              Prepare prepare, Finish finish) {
   std::vector<std::string> explicit_files;
   std::vector<std::string> files;
-  if (!options.read_stdin) files = discover(options.paths, options.exclude, options.respect_gitignore, &explicit_files);
+  if (!options.read_stdin)
+    files = discover(options.paths, options.exclude, options.respect_gitignore, &explicit_files, jobs);
   const std::set<std::string> explicit_set(explicit_files.begin(), explicit_files.end());
   std::vector<std::unique_ptr<model::Document>> documents(files.size() + (options.read_stdin ? 1 : 0));
   prepare(documents.size());
@@ -371,14 +359,31 @@ std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::D
   };
 
   const std::deque<bind::CommandSite> commands = bind::collect_commands(docs, options.declared_launches);
-  std::set<const model::Document*> in_bound;
-  std::vector<model::Launch> pending;
-  for (const bind::CommandSite& site : commands) {
-    pending.push_back(model::resolve_bound(bind::bind_command(docs, site)));  // binding loads files: one thread
-    in_bound.insert(pending.back().documents.begin(), pending.back().documents.end());
-    if (pending.size() >= batch) resolve_and_check(pending, kept_bound);
+  // Binding runs in command order on one thread (it adds the files a command names outside the linted paths to
+  // the run, in that order). What it needs that depends on one command alone is done first, in parallel: the
+  // files each command names, and the parse of each training script the pre-filter left unparsed. Binding itself
+  // then only looks documents up.
+  std::vector<bind::FileRefs> refs(commands.size());
+  parallel_for(commands.size(), jobs,
+               [&](std::size_t i) { refs[i] = bind::referenced_files(*commands[i].document, commands[i].command); });
+  std::vector<model::Document*> to_parse;
+  std::set<const model::Document*> parsing;
+  for (const bind::FileRefs& r : refs) {
+    if (model::Document* d = docs.unparsed_target(r.script); d != nullptr && parsing.insert(d).second)
+      to_parse.push_back(d);
   }
-  resolve_and_check(pending, kept_bound);
+  parallel_for(to_parse.size(), jobs, [&](std::size_t i) { docs.parse_in_place(*to_parse[i]); });
+  std::vector<model::BoundInputs> bound(commands.size());
+  for (std::size_t i = 0; i < commands.size(); ++i) bound[i] = bind::bind_command(docs, commands[i], refs[i]);
+  refs = {};
+  std::set<const model::Document*> in_bound;
+  for (std::size_t from = 0; from < bound.size(); from += batch) {
+    const std::size_t n = std::min(batch, bound.size() - from);
+    std::vector<model::Launch> launches(n);
+    parallel_for(n, jobs, [&](std::size_t i) { launches[i] = model::resolve_bound(bound[from + i]); });
+    for (const model::Launch& l : launches) in_bound.insert(l.documents.begin(), l.documents.end());
+    resolve_and_check(launches, kept_bound);
+  }
 
   std::vector<const model::Document*> alone;
   for (const auto& d : documents) {

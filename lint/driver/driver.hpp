@@ -91,8 +91,9 @@ std::vector<std::string> boundary_roots(const RunOptions& options);
 std::unique_ptr<model::Document> load_document(std::string path, std::string text, bool explicitly_named);
 
 /// Files under `paths` that launchlint reads (directories walked, .gitignore honoured, excludes applied).
+/// The folders of each level of a walked tree are listed on `jobs` threads; the result does not depend on it.
 std::vector<std::string> discover(const std::vector<std::string>& paths, const std::vector<std::string>& exclude,
-                                  bool respect_gitignore, std::vector<std::string>* explicit_files);
+                                  bool respect_gitignore, std::vector<std::string>* explicit_files, unsigned jobs = 1);
 
 /// .gitignore files consulted and rules evaluated by discover() since the process started (a cost counter: tests bound it to check
 /// that discovery stays linear in files and .gitignore files).

@@ -215,6 +215,16 @@ std::string terminal_safe(std::string_view text) {
   out.reserve(text.size());
   std::size_t i = 0;
   while (i < text.size()) {
+    // Printable ASCII, tabs and newlines are kept as they are: copied a run at a time.
+    std::size_t run = i;
+    while (run < text.size()) {
+      const auto c = static_cast<unsigned char>(text[run]);
+      if ((c < 0x20U || c >= 0x7FU) && c != '\t' && c != '\n') break;
+      ++run;
+    }
+    out.append(text.data() + i, run - i);
+    i = run;
+    if (i == text.size()) break;
     const Utf8Unit unit = decode_utf8(text, i);
     const char32_t cp = unit.code_point;
     const bool control = (cp < 0x20 && cp != '\t' && cp != '\n') || (cp >= 0x7F && cp <= 0x9F);

@@ -31,6 +31,8 @@ struct ReportInput {
   bool color = false;      ///< ANSI colour (text)
   std::string docs_url;    ///< where the rule pages are published ("" when not configured: no links are written)
   std::size_t files_checked = 0;
+  /// Threads the text report renders its findings on (0: all cores); the output does not depend on it.
+  unsigned jobs = 1;
 };
 
 /// Writes the diagnostics in `format`. Text and concise end with a summary line ("Found N problems" / "All checks passed!").

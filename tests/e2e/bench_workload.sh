@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The benchmark's workloads (bench/gen.py) are deterministic: the same bytes on every run and machine, pinned by
 # their SHA-256 (docs/performance.md quotes them; a change to gen.py updates both). And launchlint's report on the
-# 3,400-file monorepo is the same with --jobs 1 and --jobs 2, byte for byte (files are read in parallel, findings
-# are reported in one order).
+# 3,400-file monorepo is the same with --jobs 1, 2 and 3, byte for byte (files are read, launches bound and checked in
+# parallel, findings are reported in one order), and the same again from the result cache.
 set -uo pipefail
 bin=$(realpath "$1")
 command -v python3 >/dev/null || { echo "python3 not found"; exit 77; }
@@ -23,13 +23,28 @@ if [ "$mono_sha" != "$expected_mono" ]; then
   echo "FAIL: monorepo sha256 $mono_sha, pinned $expected_mono (update this test and docs/performance.md)"
   fail=1
 fi
-"$bin" --isolated --jobs 1 --format json "$tmp/mono" > "$tmp/j1.json"
+# --no-cache: with the result cache, the second run would be answered from the first one's entry.
+"$bin" --isolated --no-cache --jobs 1 --format json "$tmp/mono" > "$tmp/j1.json"
 rc1=$?
-"$bin" --isolated --jobs 2 --format json "$tmp/mono" > "$tmp/j2.json"
+"$bin" --isolated --no-cache --jobs 2 --format json "$tmp/mono" > "$tmp/j2.json"
 rc2=$?
-if [ "$rc1" -gt 1 ] || [ "$rc2" -gt 1 ]; then echo "FAIL: exit $rc1 / $rc2 on the monorepo"; fail=1; fi
+"$bin" --isolated --no-cache --jobs 3 --format json "$tmp/mono" > "$tmp/j3.json"
+rc3=$?
+if [ "$rc1" -gt 1 ] || [ "$rc2" -gt 1 ] || [ "$rc3" -gt 1 ]; then echo "FAIL: exit $rc1 / $rc2 / $rc3 on the monorepo"; fail=1; fi
 if ! cmp -s "$tmp/j1.json" "$tmp/j2.json"; then echo "FAIL: --jobs 1 and --jobs 2 reports differ"; fail=1; fi
+if ! cmp -s "$tmp/j1.json" "$tmp/j3.json"; then echo "FAIL: --jobs 1 and --jobs 3 reports differ"; fail=1; fi
+# The result cache on the same tree: the run that writes the entry and the one answered from it print the same
+# bytes as the uncached runs, in every format a CI reads.
+for fmt in json text sarif github; do
+  "$bin" --isolated --no-cache --jobs 2 --format "$fmt" "$tmp/mono" > "$tmp/none.$fmt"
+  "$bin" --isolated --cache-dir "$tmp/cache" --jobs 2 --format "$fmt" "$tmp/mono" > "$tmp/cold.$fmt"
+  "$bin" --isolated --cache-dir "$tmp/cache" --jobs 1 --format "$fmt" "$tmp/mono" > "$tmp/warm.$fmt"
+  if ! cmp -s "$tmp/none.$fmt" "$tmp/cold.$fmt" || ! cmp -s "$tmp/none.$fmt" "$tmp/warm.$fmt"; then
+    echo "FAIL: --format $fmt: the cached runs' output differs from an uncached run's"; fail=1
+  fi
+  rm -rf "$tmp/cache"
+done
 findings=$(grep -c '"code"' "$tmp/j1.json" || true)
 if [ "$findings" -lt 100 ]; then echo "FAIL: only $findings findings on the monorepo (the workload no longer exercises the rules)"; fail=1; fi
-[ "$fail" -eq 0 ] && echo "bench workloads deterministic; --jobs 1 and 2 agree ($findings findings)"
+[ "$fail" -eq 0 ] && echo "bench workloads deterministic; --jobs 1, 2 and 3 and cached runs agree ($findings findings)"
 exit "$fail"

@@ -11,6 +11,7 @@
 
 #include "lint/driver/cache.hpp"
 #include "lint/report/reporter.hpp"
+#include "lint/source/sha256.hpp"
 #include "rules/registry.hpp"
 
 namespace fs = std::filesystem;
@@ -169,4 +170,49 @@ TEST_CASE("a file rewritten with the same size and modification time is still a 
   CHECK_FALSE(o.hit);
   CHECK(codes(r) == codes(lint::driver::run(lint::rules::rule_table(), p.options())));
   CHECK(codes(r).find("LL006") != std::string::npos);  // tra1n.py is missing
+}
+
+TEST_CASE("a hit quotes a file that is not UTF-8 as the run did", "[driver][cache]") {
+  // The file is read but cannot be linted (LL002 with the position of the bad byte): the text report quotes its
+  // line, from the cache as from a run.
+  const Project p;
+  p.write("repo/bad.yaml", "distributed_type: FSDP\nname: \"\xff\"\n");
+  lint::driver::RunOptions o = p.options();
+  o.paths = {(p.dir / "repo").string()};
+  lint::driver::CacheOutcome first;
+  lint::driver::CacheOutcome second;
+  const auto a = lint::driver::run_cached(lint::rules::rule_table(), o, {p.cache.string(), ""}, &first);
+  const auto b = lint::driver::run_cached(lint::rules::rule_table(), o, {p.cache.string(), ""}, &second);
+  REQUIRE(second.hit);
+  const std::string text = rendered(a, lint::report::Format::Text);
+  REQUIRE(text.find("LL002") != std::string::npos);
+  REQUIRE(text.find("2 | name:") != std::string::npos);
+  CHECK(rendered(b, lint::report::Format::Text) == text);
+  CHECK(rendered(b, lint::report::Format::Sarif) == rendered(a, lint::report::Format::Sarif));
+}
+
+TEST_CASE("a file outside the project that a launch names is never read to key the cache", "[driver][cache]") {
+  // SECURITY.md: launchlint reads nothing outside the project. The cache records only whether such a file is
+  // there: its content is not hashed, and a change to it does not matter.
+  const Project p;
+  fs::create_directories(p.dir / "repo" / ".git");
+  p.write("secret.yaml", "token: hunter2\n");
+  p.write("repo/launch.sh", "accelerate launch --config_file ../secret.yaml train.py\n");
+  lint::driver::CacheOutcome o;
+  const auto a = p.run(o);
+  REQUIRE(o.written);
+  std::string entry;
+  {
+    std::ifstream in(only_entry(p.cache), std::ios::binary);
+    entry.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  CHECK(entry.find(lint::source::sha256_hex("token: hunter2\n")) == std::string::npos);
+  CHECK(entry.find("hunter2") == std::string::npos);
+  p.write("secret.yaml", "token: changed\n");
+  const auto b = p.run(o);
+  CHECK(o.hit);
+  CHECK(codes(b) == codes(a));
+  fs::remove(p.dir / "secret.yaml");
+  (void)p.run(o);
+  CHECK_FALSE(o.hit);  // its presence is part of what the run saw
 }
