@@ -13,6 +13,36 @@ bool numeric_text(const std::string& t) {
   return ec == std::errc{} && ptr == t.data() + t.size();
 }
 
+// A string pydantic cannot read as an int: "5e8", "1.5", "1e9". pydantic (v1 and v2, lax mode) reads a string of
+// digits as an int ("500000000" works), with zero decimals in v2 ("500000000.0"), but never an exponent or fraction.
+bool integer_field_rejects(const std::string& t) {
+  if (!numeric_text(t)) return false;
+  std::size_t i = (t[0] == '-' || t[0] == '+') ? 1 : 0;
+  const std::size_t digits = i;
+  while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+  if (i == t.size()) return i == digits;  // only a sign
+  if (t[i] != '.') return true;            // an exponent
+  ++i;
+  while (i < t.size() && t[i] == '0') ++i;
+  return i != t.size();                    // a fraction other than zeros, or an exponent after it
+}
+
+// The int fields of DeepSpeedZeroConfig (DeepSpeed 0.19.5 deepspeed/runtime/zero/config.py:113-341), by their JSON
+// name. Written as numbers, 5e8 is fine (pydantic takes an integral float); written as strings they must be digits.
+constexpr const char* kZeroIntFields[] = {
+    "reduce_bucket_size",
+    "allgather_bucket_size",
+    "sub_group_size",
+    "stage3_prefetch_bucket_size",
+    "stage3_param_persistence_threshold",
+    "stage3_model_persistence_threshold",
+    "stage3_max_live_parameters",
+    "stage3_max_reuse_distance",
+    "stage3_module_granularity_threshold",
+    "zero_hpz_partition_size",
+    "mics_shard_size",
+};
+
 class NumberAsString final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
@@ -40,6 +70,17 @@ class NumberAsString final : public rule::Rule {
       ctx.report(doc->path(), v->region, msg + " Write " + v->text + " without quotes.");
     }
     if (const parse::Node* zo = root.find("zero_optimization"); zo != nullptr && zo->is_map()) {
+      for (const char* key : kZeroIntFields) {
+        const parse::Node* v = zo->find(key);
+        if (v == nullptr || v->kind != parse::NodeKind::String || !integer_field_rejects(v->text)) continue;
+        ctx.report(doc->path(), v->region,
+                   "`zero_optimization." + std::string(key) + "` is the string \"" + v->text +
+                       "\", which DeepSpeed's ZeRO config (a pydantic model with an int field, " +
+                       ds_cite("deepspeed/runtime/zero/config.py:113-341") +
+                       ") cannot read as an integer: deepspeed.initialize fails with a ValidationError for "
+                       "DeepSpeedZeroConfig. Write " + v->text + " without quotes (a JSON number such as 5e8 is read as "
+                       "an integer).");
+      }
       const parse::Node* st = zo->find("stage");
       if (st != nullptr && st->kind == parse::NodeKind::String && numeric_text(st->text)) {
         ctx.report(

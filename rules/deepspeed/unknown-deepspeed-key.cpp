@@ -38,6 +38,10 @@ class UnknownDeepspeedKey final : public rule::Rule {
       check_section(doc, *b, "bf16", kBf16Keys, ctx);
     else if (const parse::Node* b2 = root.find("bfloat16"))
       check_section(doc, *b2, "bfloat16", kBf16Keys, ctx);
+    if (const parse::Node* m = root.find("tensorboard")) check_section(doc, *m, "tensorboard", kTensorBoardKeys, ctx);
+    if (const parse::Node* m = root.find("csv_monitor")) check_section(doc, *m, "csv_monitor", kCsvMonitorKeys, ctx);
+    if (const parse::Node* m = root.find("wandb")) check_section(doc, *m, "wandb", kWandbKeys, ctx);
+    if (const parse::Node* m = root.find("comet")) check_section(doc, *m, "comet", kCometKeys, ctx);
     // Top level: DeepSpeed reads known keys with dict.get and never looks at the others. Only a near miss of a
     // known key is reported (other keys belong to tools that share the file).
     for (const parse::Entry& e : root.entries) {

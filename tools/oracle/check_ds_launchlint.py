@@ -80,8 +80,22 @@ def materialise(case: dict, folder: Path) -> bool:
         (folder / "train.py").write_text("from accelerate import Accelerator\n\naccelerator = Accelerator()\n")
         (folder / "launch.sh").write_text("accelerate launch --config_file accelerate.yaml train.py\n")
         return True
-    if kind == "ds_config" and ds_text is not None:
+    if kind in ("ds_config", "ds_initialize") and ds_text is not None:
+        # What the oracle ran, as a launch: plain DeepSpeed (no HF integration fills "auto") on the case's
+        # data-parallel size (``ds_config``: DeepSpeedConfig with that size; ``ds_initialize``: one process and a
+        # client optimizer).
         (folder / "ds.json").write_text(ds_text)
+        client = kind == "ds_initialize"
+        body = ["import deepspeed", "import torch", "", "model = torch.nn.Linear(16, 1)"]
+        if client:
+            body.append("optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)")
+            body.append('engine, _, _, _ = deepspeed.initialize(model=model, optimizer=optimizer, config="ds.json")')
+        else:
+            body.append('engine, _, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(), '
+                        'config="ds.json")')
+        (folder / "train.py").write_text("\n".join(body) + "\n")
+        world = 1 if client else int(inp.get("world", 1))
+        (folder / "launch.sh").write_text(f"torchrun --nproc_per_node {world} train.py\n")
         return True
     return False
 

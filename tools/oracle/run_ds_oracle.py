@@ -361,6 +361,55 @@ def library_versions():
     return out
 
 
+# Errors that say a library is missing or too old on the machine that ran the case: the case was not run, so it
+# is not recorded (an earlier run's record of it, if any, is kept).
+ENVIRONMENT_ERRORS = (
+    "requires bitsandbytes",                      # transformers' quantizer: bitsandbytes not installed
+    "requires DeepSpeed >= ",                     # Lightning 2.6 with torch >= 2.6 needs DeepSpeed >= 0.16
+)
+
+
+def environment_error(record) -> bool:
+    error = record.get("error") or {}
+    return error.get("type") == "ImportError" and any(m in str(error.get("message", "")) for m in ENVIRONMENT_ERRORS)
+
+
+def merge_results(paths, out, cases_path) -> int:
+    """Merges result files, oldest first: a later run's record of a case replaces an earlier one unless the later
+    run could not run it (``environment_error``). Each case keeps the index of its run in ``runs`` (its versions),
+    and the top-level ``versions`` are those of the newest run."""
+    with open(cases_path, encoding="utf-8") as f:
+        order = [c["id"] for c in json.load(f)["cases"]]
+    runs, chosen = [], {}
+    for index, path in enumerate(paths):
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        runs.append({"generated_at": doc.get("generated_at"), "versions": doc.get("versions"),
+                     "wall_s": doc.get("wall_s"), "file": os.path.basename(path)})
+        for record in doc["cases"]:
+            if environment_error(record):
+                continue
+            chosen[record["id"]] = dict(record, run=index)
+    done = [chosen[i] for i in order if i in chosen]
+    by_stage = {}
+    for r in done:
+        by_stage[str(r["stage"])] = by_stage.get(str(r["stage"]), 0) + 1
+    doc = {"format": RESULT_FORMAT,
+           "generated_by": "tools/oracle/run_ds_oracle.py --merge " + " ".join(os.path.basename(p) for p in paths),
+           "generated_at": runs[-1]["generated_at"], "complete": len(done) == len(order),
+           "versions": runs[-1]["versions"], "runs": runs,
+           "summary": {"cases": len(done), "not_recorded": [i for i in order if i not in chosen],
+                       "by_stage": dict(sorted(by_stage.items()))},
+           "cases": done}
+    with open(out + ".tmp", "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    os.replace(out + ".tmp", out)
+    print(f"ds-oracle: merged {len(paths)} runs into {out}: {len(done)} of {len(order)} cases recorded",
+          file=sys.stderr)
+    return 0
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description="launchlint DeepSpeed / bitsandbytes oracle")
     parser.add_argument("--cases", default=str(Path(__file__).with_name("ds_cases.json")))
@@ -370,11 +419,15 @@ def main(argv=None):
     parser.add_argument("--timeout", type=int, default=240)
     parser.add_argument("--only", default=None)
     parser.add_argument("--group", default=None, help="comma-separated groups")
+    parser.add_argument("--merge", nargs="+", metavar="RESULTS",
+                        help="merge result files (oldest first) into --out; see merge_results")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         child_main(*args.child)
         return 0
+    if args.merge:
+        return merge_results(args.merge, args.out, args.cases)
     with open(args.cases, encoding="utf-8") as f:
         cases = json.load(f)["cases"]
     if args.only:
