@@ -167,10 +167,42 @@ class DeepspeedTrainerMismatch final : public rule::Rule {
                      "\"auto\", or to the Trainer's value.",
                  rel);
     }
+    check_betas(*doc, args, ctx);
     check_train_batch_size(l, *doc, args, ctx);
   }
 
  private:
+  /// `optimizer.params.betas` is matched against [adam_beta1, adam_beta2] as one value (trainer_config_process,
+  /// transformers 5.17.0 integrations/deepspeed.py:133-181).
+  static void check_betas(const model::Document& doc, const TrainerArgs& args, rule::RuleContext& ctx) {
+    static constexpr Pair kBeta1{"optimizer.params.betas", "adam_beta1", 0.9, false};
+    static constexpr Pair kBeta2{"optimizer.params.betas", "adam_beta2", 0.999, false};
+    const parse::Node* n = at_path(*doc.root_map(), "optimizer.params.betas");
+    if (n == nullptr || n->kind != parse::NodeKind::Sequence || n->items.size() != 2) return;
+    for (const parse::Node& item : n->items) {
+      if (item.kind != parse::NodeKind::Int && item.kind != parse::NodeKind::Float) return;
+    }
+    const auto b1 = args.lookup(kBeta1);
+    const auto b2 = args.lookup(kBeta2);
+    if (!b1 || !b2) return;
+    const auto same = [](double x, double y) { return std::fabs(x - y) <= 1e-12 * std::max(1.0, std::fabs(y)); };
+    if (same(n->items[0].number, b1->number) && same(n->items[1].number, b2->number)) return;
+    std::vector<rule::RelatedLocation> rel;
+    for (const auto* a : {&*b1, &*b2}) {
+      if (!a->site.path.empty()) rel.push_back({a->site.path, a->site.region, "The Trainer's value is set here."});
+    }
+    const bool defaults = b1->site.path.empty() && b2->site.path.empty();
+    ctx.report(doc.path(), n->region,
+               "DeepSpeed `optimizer.params.betas` is [" + show(n->items[0].number, false) + ", " +
+                   show(n->items[1].number, false) + "] but the Trainer's `adam_beta1`, `adam_beta2` are [" +
+                   show(b1->number, false) + ", " + show(b2->number, false) + "]" + (defaults ? " (their defaults)" : "") +
+                   ": the Trainer collects the mismatch and raises ValueError(\"Please correct the following DeepSpeed "
+                   "config values that mismatch TrainingArguments values\") when train() starts (transformers 5.17.0 "
+                   "`src/transformers/integrations/deepspeed.py:105-129, 253-258`). Set `betas` to \"auto\", or pass "
+                   "the same values as `adam_beta1` / `adam_beta2`.",
+               rel);
+  }
+
   /// `train_batch_size` is compared with processes x per-device batch x accumulation (deepspeed.py:141-157).
   static void check_train_batch_size(const model::Launch& l, const model::Document& doc, const TrainerArgs& args,
                                      rule::RuleContext& ctx) {
