@@ -1,0 +1,50 @@
+// QNT005: `load_in_8bit=` / `load_in_4bit=` passed to `from_pretrained` where the target transformers no longer
+// takes them (removed in 5.0): the keyword reaches the model's __init__ and raises TypeError.
+#include "lint/model/versions.hpp"
+#include "rules/quantization/support.hpp"
+
+namespace lint::rules {
+namespace {
+
+/// A `from_pretrained` of transformers (Auto classes, model classes): not a tokenizer or config, not PEFT's, and
+/// not Unsloth's FastLanguageModel / FastModel, which still take `load_in_4bit` / `load_in_8bit` themselves.
+bool transformers_loader(const model::PyCall& c) {
+  if (c.name != "from_pretrained") return false;
+  for (std::string_view not_transformers : {"Tokenizer", "Processor", "Config", "FeatureExtractor", "Peft", "tokenizer",
+                                            "processor", "FastLanguageModel", "FastModel", "FastVisionModel",
+                                            "unsloth", "AutoGPTQ", "AutoAWQ"}) {
+    if (c.callee.find(not_transformers) != std::string::npos) return false;
+  }
+  return true;
+}
+
+class RemovedQuantizationKeyword final : public rule::Rule {
+ public:
+  void check_document(const model::Document& doc, rule::RuleContext& ctx) const override {
+    if (doc.kind != model::DocKind::PythonScript || !doc.python) return;
+    // Removed by huggingface/transformers#41287 for v5.0; the recorded TypeError is transformers 5.17.0.
+    if (!model::target_versions().at_least("transformers", {5, 0, 0})) return;
+    for (const model::PyCall& c : doc.python->calls) {
+      if (!transformers_loader(c)) continue;
+      for (const char* name : {"load_in_8bit", "load_in_4bit"}) {
+        const model::PyArg* a = c.keyword(name);
+        if (a == nullptr) continue;
+        const std::string bits = std::string(name) == "load_in_8bit" ? "load_in_8bit" : "load_in_4bit";
+        ctx.report(doc.path(), a->name_region,
+                   "`" + bits + "=` is no longer a `from_pretrained` argument: transformers 5 removed it "
+                   "(huggingface/transformers#41287), so the keyword reaches the model class and raises "
+                   "TypeError(\"__init__() got an unexpected keyword argument '" + bits +
+                   "'\") while loading. Pass `quantization_config=BitsAndBytesConfig(" + bits +
+                   "=True)` instead.");
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<rule::Rule> make_removed_quantization_keyword() {
+  return std::make_unique<RemovedQuantizationKeyword>();
+}
+
+}  // namespace lint::rules
