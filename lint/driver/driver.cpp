@@ -293,18 +293,22 @@ std::vector<fs::path> project_roots(const RunOptions& options) {
   std::vector<fs::path> roots;
   std::error_code ec;
   std::vector<std::string> paths = options.read_stdin ? std::vector<std::string>{"."} : options.paths;
+  // Every `.py` of a tree may be named: the walk up from each folder is done once per folder.
+  std::map<fs::path, fs::path> root_of_folder;
   for (const std::string& p : paths) {
     fs::path path = fs::weakly_canonical(fs::absolute(p, ec), ec);
     if (!fs::is_directory(path, ec)) path = path.parent_path();
-    fs::path root = path;
-    for (fs::path dir = path; !dir.empty(); dir = dir.parent_path()) {
-      if (fs::exists(dir / ".git", ec)) {
-        root = dir;
-        break;
+    auto [it, inserted] = root_of_folder.try_emplace(path, path);
+    if (inserted) {
+      for (fs::path dir = path; !dir.empty(); dir = dir.parent_path()) {
+        if (fs::exists(dir / ".git", ec)) {
+          it->second = dir;
+          break;
+        }
+        if (dir == dir.root_path()) break;
       }
-      if (dir == dir.root_path()) break;
     }
-    roots.push_back(root);
+    roots.push_back(it->second);
   }
   for (const std::string& p : options.allow_outside) roots.push_back(fs::weakly_canonical(fs::absolute(p, ec), ec));
   for (const DeclaredLaunch& dl : options.declared_launches) {
@@ -327,8 +331,8 @@ bool inside_project(const std::string& path, const std::vector<fs::path>& roots)
 /// Returns the launches kept: the files alone first, then the bound launches.
 template <typename Check>
 std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::Document>>& documents,
-                                            const RunOptions& options, unsigned jobs, Check check) {
-  const std::vector<fs::path> roots = project_roots(options);
+                                            const RunOptions& options, const std::vector<fs::path>& roots,
+                                            unsigned jobs, Check check) {
   bind::DocumentSet docs(documents, [&roots, &options](const std::string& path) {
     if (!inside_project(path, roots)) {
       // Never read: a launch script in an untrusted change could point at a secret anywhere on the machine.
@@ -541,12 +545,17 @@ model::TargetVersions resolve_target_versions(const RunOptions& options) {
   const std::vector<std::string> paths =
       options.read_stdin ? std::vector<std::string>{fs::path(options.stdin_filename).parent_path().string()}
                          : options.paths;
+  // Every `.py` of a tree may be named: each folder's project roots are looked up once.
+  std::map<std::string, std::vector<std::string>> shown_roots_of;
   for (const std::string& p : paths) {
     const std::string folder = p.empty() ? "." : fs::is_directory(p, ec) ? p : fs::path(p).parent_path().string();
     folders.push_back(folder.empty() ? "." : folder);
-    for (const std::string& root : config::project_roots(folders.back())) {
-      folders.push_back(config::shown_path(root));
+    auto [it, inserted] = shown_roots_of.try_emplace(folders.back());
+    if (inserted) {
+      for (const std::string& root : config::project_roots(folders.back()))
+        it->second.push_back(config::shown_path(root));
     }
+    folders.insert(folders.end(), it->second.begin(), it->second.end());
   }
   config::apply_pins(config::detect_pins(folders), keep, versions);
   return versions;
@@ -559,7 +568,8 @@ RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
   result.versions = resolve_target_versions(options);
   model::set_target_versions(result.versions);
   // Readers outside the binder (a model's config.json) keep to the same project boundary.
-  source::set_read_boundary(project_roots(options));
+  const std::vector<fs::path> roots = project_roots(options);
+  source::set_read_boundary(roots);
   RuleRunner runner(rules, options, jobs);
   // Each document is finished as soon as it is loaded: its per-file rules run, its suppression comments are read,
   // a config no launch can use gives its tree back, and a file read from disk gives its text back (read again
@@ -588,7 +598,7 @@ RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
     const std::lock_guard<std::mutex> lock(found_mutex);
     found_by_launch[order] = std::move(found);
   };
-  result.launches = bind_and_resolve(result.documents, options, jobs, check);  // 2. bind, resolve, launch rules
+  result.launches = bind_and_resolve(result.documents, options, roots, jobs, check);  // 2. bind, resolve, launch rules
   // Files a launch named outside the linted paths were loaded while binding: finish them too.
   const std::size_t loaded = per_doc.size();
   per_doc.resize(result.documents.size());
