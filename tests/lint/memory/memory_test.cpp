@@ -93,7 +93,15 @@ std::vector<Measured> load_measurements() {
                                                          {"llama-3.1-8b", "meta-llama/Llama-3.1-8B"},
                                                          {"llama-3.2-3b", "meta-llama/Llama-3.2-3B"},
                                                          {"qwen2.5-0.5b", "Qwen/Qwen2.5-0.5B"},
-                                                         {"qwen2.5-1.5b", "Qwen/Qwen2.5-1.5B"}};
+                                                         {"qwen2.5-1.5b", "Qwen/Qwen2.5-1.5B"},
+                                                         {"llama-3.2-1b", "meta-llama/Llama-3.2-1B"},
+                                                         {"gemma-2-2b", "google/gemma-2-2b"},
+                                                         {"gemma-3-1b", "google/gemma-3-1b-pt"},
+                                                         {"phi-3-mini", "microsoft/Phi-3-mini-4k-instruct"},
+                                                         {"mistral-7b-v0.3", "mistralai/Mistral-7B-v0.3"},
+                                                         {"qwen3-1.7b", "Qwen/Qwen3-1.7B"},
+                                                         {"olmo-2-7b", "allenai/OLMo-2-1124-7B"},
+                                                         {"gpt2-large", "openai-community/gpt2-large"}};
   std::ifstream in(std::string(LAUNCHLINT_SOURCE_DIR) + "/docs/memory/measurements.jsonl");
   std::vector<Measured> out;
   std::string line;
@@ -130,15 +138,23 @@ std::vector<Measured> load_measurements() {
     x.micro_batch = num(*cfg, "mb", 1);
     x.checkpointing = num(*cfg, "ac", 0) != 0;
     x.world_size = num(*cfg, "ws", 1);
-    x.shard_group = x.world_size;
+    x.shard_group = num(*cfg, "sg", x.world_size);  // HYBRID_SHARD: ranks per shard group
+    x.grad_accum = num(*cfg, "ga", 1);
     const std::string mode = str(*cfg, "mode");
     using lint::memory::Strategy;
     x.strategy = mode == "plain"   ? Strategy::Single
                  : mode == "ddp"   ? Strategy::Ddp
                  : mode == "fsdp1" ? Strategy::Fsdp1
                                    : Strategy::Fsdp2;
-    x.sharding = mode == "fsdp2" ? (num(*cfg, "raf", 1) ? "true" : "false")
-                                 : (cfg->find("strat") ? str(*cfg, "strat") : "FULL_SHARD");
+    if (mode == "fsdp2") {
+      // reshard_after_forward: true, false or an int (a 1/k shard kept after forward).
+      const auto* raf = cfg->find("raf");
+      x.sharding = raf == nullptr || (raf->kind == lint::parse::NodeKind::Bool && raf->boolean) ? "true"
+                   : raf->kind == lint::parse::NodeKind::Int ? std::to_string(raf->integer)
+                                                            : "false";
+    } else {
+      x.sharding = cfg->find("strat") ? str(*cfg, "strat") : "FULL_SHARD";
+    }
     x.offload_params = num(*cfg, "offload", 0) != 0;
     x.use_orig_params = num(*cfg, "uop", train == "full" ? 1 : 0) != 0;
     const std::string pf = str(*cfg, "prefetch");
