@@ -494,6 +494,10 @@ std::optional<Inputs> central_inputs(const TrainingShape& s, std::vector<std::st
     }
   }
   for (const std::string& n : s.notes) note(n);
+  if (in.geometry.arch == Arch::Gpt2)
+    note("GPT-2: its published dropout (0.1, masks kept for backward) and gelu_new activation assumed");
+  if (in.grad_accum > 1)
+    note("gradient accumulation: the earlier micro-steps' gradients stay allocated through forward and backward");
   note("SDPA attention, no dropout, HF causal-LM loss (fp32 logits); CUDA context and NCCL buffers not included");
   return in;
 }
