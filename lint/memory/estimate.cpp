@@ -310,11 +310,13 @@ Estimate estimate(const Inputs& in) {
     e.breakdown = {{"parameters", params_res, ""},
                    {"optimizer_state", opt_res + tied_state, ""},
                    {"ddp_buckets", ddp_bucket, ""},
+                   {"gradients", accumulated, "earlier micro-steps' (gradient accumulation)"},
                    {"gathered_units", gathered_p1, ""},
                    {"activations", acts_saved, in.checkpointing ? "layer inputs (checkpointing)" : "every layer"},
                    {"logits", logits_bwd + head_copy,
-                    head_copy > 0 ? "fp32 logits, log-softmax and its gradient; bf16 copy of the fp32 head"
-                                  : "fp32 logits, log-softmax and its gradient"}};
+                    std::string("fp32 logits, log-softmax and its gradient") +
+                        (g.logit_softcap ? "; soft-capping's tanh output" : "") +
+                        (head_copy > 0 ? "; bf16 copy of the fp32 head" : "")}};
   } else {
     e.peak = p2;
     e.peak_phase = p2_early >= p2_late ? "backward through the decoder layers" : "end of backward";
@@ -325,7 +327,8 @@ Estimate estimate(const Inputs& in) {
         {"gathered_units", p2_early >= p2_late ? gathered_p2 + dequant : gathered_late,
          p2_early >= p2_late && dequant > 0 ? "includes one dequantized 4-bit weight" : ""},
         {"activations", act_term_p2, in.checkpointing ? "layer inputs + one recomputed layer" : "every layer"},
-        {"gradients", p2_early >= p2_late ? 0 : grads_all, "every unit's, at the end of backward"},
+        {"gradients", p2_early >= p2_late ? accumulated : grads_all,
+         p2_early >= p2_late ? "earlier micro-steps' (gradient accumulation)" : "every unit's, at the end of backward"},
         {"unit_gradients", unit_grad + root_grad, "unsharded gradients before reduce-scatter"}};
   }
   e.breakdown.erase(std::remove_if(e.breakdown.begin(), e.breakdown.end(), [](const Term& t) { return t.bytes <= 0; }),
