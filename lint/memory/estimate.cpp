@@ -233,6 +233,24 @@ Estimate estimate(const Inputs& in) {
       per_tok += std::max(0.0, copies);
     }
   }
+  const bool trains_weights = !lora || mixed;
+  // Norms beyond the two pre-norms (Gemma 2/3: post-attention and post-feedforward norms) compute in fp32: each
+  // saves its fp32 input (4h) and, when its weight trains, its fp32 normalized output (Gemma multiplies by
+  // 1 + weight in fp32: 4h more).
+  if (g.arch == Arch::Llama && g.norms_per_layer > 2)
+    per_tok += static_cast<double>(g.norms_per_layer - 2) * (trains_weights ? 8 : 4) * h;
+  // Per-head (Qwen3, Gemma 3) or full-width (OLMo 2) q/k RMSNorm: the fp32 copy of q and k (4 B each) and, when the
+  // norm's weight trains, the bf16 normalized values (2 B).
+  if (g.qk_norm) per_tok += (trains_weights ? 6.0 : 4.0) * (qd + kvd);
+  if (g.arch == Arch::Gpt2) {
+    // GPT-2 block (transformers GPT2Block, published dropout 0.1, activation gelu_new): LayerNorm runs in fp32 under
+    // autocast (fp32 input copy 4h each, two); q/k/v 6h and the SDPA output 2h; two dropout masks (1 B each, h wide).
+    // NewGELU is composed of elementwise ops and `pow` is on autocast's fp32 list: pow's fp32 copy of its input (4I),
+    // tanh's fp32 output (4I), 1 + tanh (4I) and 0.5·x (2I) are saved: 14I. Trained weights save their bf16 inputs
+    // (c_attn 2h, attention c_proj 2h, c_fc 2h, MLP c_proj 2I); LoRA adapters their inputs (2 B per input width).
+    per_tok = 18 * h + 14 * I;
+    per_tok += trains_weights ? 6 * h + 2 * I : 2.0 * static_cast<double>(lc.input_width_sum);
+  }
   // LoRA dropout: each adapted module keeps its dropped-out input (compute dtype) and the mask (1 byte).
   if (lora && in.lora_dropout > 0) per_tok += 3.0 * static_cast<double>(lc.input_width_sum);
   // prepare_model_for_kbit_training makes the embedding, the norms and so the residual stream fp32: each norm saves
@@ -249,7 +267,9 @@ Estimate estimate(const Inputs& in) {
   const double layer_act = per_tok * tokens;
   const double acts_saved = in.checkpointing ? L * stream_b * h * tokens : L * layer_act;
   const double recompute = in.checkpointing ? layer_act : 0;
-  const double logits_bwd = 12 * tokens * V;  // bf16 logits upcast to fp32, log-softmax and its gradients
+  // bf16 logits upcast to fp32, log-softmax and its gradients; Gemma 2's final logit soft-capping keeps tanh's bf16
+  // output (2 B per logit) for its backward.
+  const double logits_bwd = (g.logit_softcap ? 14.0 : 12.0) * tokens * V;
 
   // QLoRA dequantizes a linear weight to bf16 for each matmul (forward and backward): one at a time. With an fp32
   // head (prepare_model_for_kbit_training) autocast's bf16 copy of the head weight is kept for the head's backward.
@@ -260,10 +280,14 @@ Estimate estimate(const Inputs& in) {
         dequant = std::max(dequant, 2.0 * static_cast<double>(s->first * s->second));
   }
   const double head_copy = qlora && in.kbit_prep ? V * h * b_c : 0;
-  const double p1 = e.steady - retained + gathered_p1 + acts_saved + logits_bwd + head_copy;
+  // Gradient accumulation: from the second micro-step on, the gradients of the earlier ones (DDP's full gradients
+  // under no_sync, FSDP's sharded ones) stay allocated through forward and backward.
+  const double accumulated = in.grad_accum > 1 ? grads_all : 0;
+  const double p1 = e.steady - retained + accumulated + gathered_p1 + acts_saved + logits_bwd + head_copy;
   // Backward through the layers: early, every saved activation and no gradient yet; late, the gradients of every
   // unit (sharded, or full for DDP) and the activations freed. The peak of the two.
-  const double p2_early = e.steady - retained + gathered_p2 + acts_saved + recompute + unit_grad + root_grad + dequant;
+  const double p2_early =
+      e.steady - retained + accumulated + gathered_p2 + acts_saved + recompute + unit_grad + root_grad + dequant;
   // Late in backward, units kept gathered since forward (SHARD_GRAD_OP) have been resharded one by one.
   const double gathered_late = keep_gathered ? root * b_c + units_in_flight * umax * b_c * qlora_scale : gathered_p2;
   const double p2_late = e.steady - retained + gathered_late + grads_all + recompute + unit_grad + root_grad;
@@ -286,11 +310,13 @@ Estimate estimate(const Inputs& in) {
     e.breakdown = {{"parameters", params_res, ""},
                    {"optimizer_state", opt_res + tied_state, ""},
                    {"ddp_buckets", ddp_bucket, ""},
+                   {"gradients", accumulated, "earlier micro-steps' (gradient accumulation)"},
                    {"gathered_units", gathered_p1, ""},
                    {"activations", acts_saved, in.checkpointing ? "layer inputs (checkpointing)" : "every layer"},
                    {"logits", logits_bwd + head_copy,
-                    head_copy > 0 ? "fp32 logits, log-softmax and its gradient; bf16 copy of the fp32 head"
-                                  : "fp32 logits, log-softmax and its gradient"}};
+                    std::string("fp32 logits, log-softmax and its gradient") +
+                        (g.logit_softcap ? "; soft-capping's tanh output" : "") +
+                        (head_copy > 0 ? "; bf16 copy of the fp32 head" : "")}};
   } else {
     e.peak = p2;
     e.peak_phase = p2_early >= p2_late ? "backward through the decoder layers" : "end of backward";
@@ -301,7 +327,8 @@ Estimate estimate(const Inputs& in) {
         {"gathered_units", p2_early >= p2_late ? gathered_p2 + dequant : gathered_late,
          p2_early >= p2_late && dequant > 0 ? "includes one dequantized 4-bit weight" : ""},
         {"activations", act_term_p2, in.checkpointing ? "layer inputs + one recomputed layer" : "every layer"},
-        {"gradients", p2_early >= p2_late ? 0 : grads_all, "every unit's, at the end of backward"},
+        {"gradients", p2_early >= p2_late ? accumulated : grads_all,
+         p2_early >= p2_late ? "earlier micro-steps' (gradient accumulation)" : "every unit's, at the end of backward"},
         {"unit_gradients", unit_grad + root_grad, "unsharded gradients before reduce-scatter"}};
   }
   e.breakdown.erase(std::remove_if(e.breakdown.begin(), e.breakdown.end(), [](const Term& t) { return t.bytes <= 0; }),
@@ -419,6 +446,7 @@ std::optional<Inputs> central_inputs(const TrainingShape& s, std::vector<std::st
   if (!s.micro_batch.known()) {
     unknown("micro-batch (1 to 8; 1 assumed)");
   }
+  in.grad_accum = std::max<std::int64_t>(1, s.grad_accum.value.value_or(1));
   in.checkpointing = s.checkpointing.value.value_or(false);
   if (!s.checkpointing.known()) unknown("activation checkpointing (on or off; off assumed)");
   in.world_size = s.world_size.value.value_or(8);
@@ -469,6 +497,10 @@ std::optional<Inputs> central_inputs(const TrainingShape& s, std::vector<std::st
     }
   }
   for (const std::string& n : s.notes) note(n);
+  if (in.geometry.arch == Arch::Gpt2)
+    note("GPT-2: its published dropout (0.1, masks kept for backward) and gelu_new activation assumed");
+  if (in.grad_accum > 1)
+    note("gradient accumulation: the earlier micro-steps' gradients stay allocated through forward and backward");
   note("SDPA attention, no dropout, HF causal-LM loss (fp32 logits); CUDA context and NCCL buffers not included");
   return in;
 }

@@ -24,6 +24,7 @@ struct Inputs {
   Optimizer optimizer = Optimizer::AdamW;
   std::int64_t seq_len = 2048;
   std::int64_t micro_batch = 1;
+  std::int64_t grad_accum = 1;  ///< micro-steps per optimizer step
   bool checkpointing = false;
   std::int64_t world_size = 8;
   std::int64_t shard_group = 8;  ///< HYBRID_SHARD: GPUs per node

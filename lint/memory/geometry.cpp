@@ -138,6 +138,7 @@ std::vector<Geometry> make_table() {
   // Gemma 2 / 3 (google/*/config.json): four norms per layer, tied head.
   auto gemma = [](Geometry g) {
     g.norms_per_layer = 4;
+    g.logit_softcap = g.model_type == "gemma2";  // final_logit_softcapping 30.0 (Gemma 3: null)
     return g;
   };
   t.push_back(gemma(dense("google/gemma-2-2b", "gemma2", "Gemma2DecoderLayer", 2304, 26, 8, 4, 256, 9216, 256000, true,
@@ -516,6 +517,10 @@ std::optional<Geometry> geometry_from_config(const parse::Node& root, std::strin
     g.qkv_bias = g.model_type == "qwen2" || g.model_type == "qwen2_moe" || boolean("attention_bias", false);
     g.qk_norm = g.model_type.starts_with("qwen3") || g.model_type == "gemma3_text" || g.model_type == "olmo2";
     if (g.model_type == "gemma2" || g.model_type == "gemma3_text") g.norms_per_layer = 4;
+    if (const auto* cap = root.find("final_logit_softcapping"))
+      g.logit_softcap = (cap->kind == parse::NodeKind::Float || cap->kind == parse::NodeKind::Int) && cap->number > 0;
+    else
+      g.logit_softcap = g.model_type == "gemma2";  // Gemma2Config's default is 30.0
     g.experts = num("num_local_experts").value_or(num("num_experts").value_or(num("n_routed_experts").value_or(0)));
     g.experts_per_token = num("num_experts_per_tok").value_or(0);
     g.moe_intermediate = num("moe_intermediate_size").value_or(g.model_type == "mixtral" ? g.intermediate : 0);

@@ -40,6 +40,8 @@ struct Geometry {
   bool qkv_bias = false;
   bool qk_norm = false;     ///< per-head q/k RMSNorm (Qwen3, Gemma 3); OLMo 2 norms the full q and k
   int norms_per_layer = 2;  ///< Gemma 2/3 and OLMo 2 have four / two post-norms
+  /// Gemma 2 `final_logit_softcapping`: logits = cap * tanh(logits / cap), whose tanh output is saved for backward.
+  bool logit_softcap = false;
   // Mixture of experts (0 when dense).
   std::int64_t experts = 0;
   std::int64_t experts_per_token = 0;

@@ -46,6 +46,28 @@ MODELS = {
     "llama-3.1-8b": dict(arch="llama", hidden_size=4096, num_hidden_layers=32, num_attention_heads=32,
                          num_key_value_heads=8, intermediate_size=14336, vocab_size=128256,
                          tie_word_embeddings=False),
+    # Run 7: architectures unlike the first five (published config.json values of each model).
+    "llama-3.2-1b": dict(arch="llama", hidden_size=2048, num_hidden_layers=16, num_attention_heads=32,
+                         num_key_value_heads=8, head_dim=64, intermediate_size=8192, vocab_size=128256,
+                         tie_word_embeddings=True),
+    "gemma-2-2b": dict(arch="gemma2", hidden_size=2304, num_hidden_layers=26, num_attention_heads=8,
+                       num_key_value_heads=4, head_dim=256, intermediate_size=9216, vocab_size=256000,
+                       tie_word_embeddings=True),
+    "gemma-3-1b": dict(arch="gemma3_text", hidden_size=1152, num_hidden_layers=26, num_attention_heads=4,
+                       num_key_value_heads=1, head_dim=256, intermediate_size=6912, vocab_size=262144,
+                       tie_word_embeddings=True),
+    "phi-3-mini": dict(arch="phi3", hidden_size=3072, num_hidden_layers=32, num_attention_heads=32,
+                       num_key_value_heads=32, intermediate_size=8192, vocab_size=32064, tie_word_embeddings=False),
+    "mistral-7b-v0.3": dict(arch="mistral", hidden_size=4096, num_hidden_layers=32, num_attention_heads=32,
+                            num_key_value_heads=8, intermediate_size=14336, vocab_size=32768,
+                            tie_word_embeddings=False),
+    "qwen3-1.7b": dict(arch="qwen3", hidden_size=2048, num_hidden_layers=28, num_attention_heads=16,
+                       num_key_value_heads=8, head_dim=128, intermediate_size=6144, vocab_size=151936,
+                       tie_word_embeddings=True),
+    "olmo-2-7b": dict(arch="olmo2", hidden_size=4096, num_hidden_layers=32, num_attention_heads=32,
+                      num_key_value_heads=32, intermediate_size=11008, vocab_size=100352, tie_word_embeddings=False),
+    "gpt2-large": dict(arch="gpt2", n_embd=1280, n_layer=36, n_head=20, vocab_size=50257, n_positions=1024,
+                       tie_word_embeddings=True),
 }
 
 
@@ -61,18 +83,25 @@ def versions():
 
 
 def build_config(model: str):
-    from transformers import LlamaConfig, Qwen2Config
+    import transformers
 
     g = dict(MODELS[model])
     arch = g.pop("arch")
-    cls = Qwen2Config if arch == "qwen2" else LlamaConfig
-    cfg = cls(**g, max_position_embeddings=8192)
-    return cfg
+    cls = getattr(transformers, {"qwen2": "Qwen2Config", "llama": "LlamaConfig", "gemma2": "Gemma2Config",
+                                 "gemma3_text": "Gemma3TextConfig", "phi3": "Phi3Config", "mistral": "MistralConfig",
+                                 "qwen3": "Qwen3Config", "olmo2": "Olmo2Config", "gpt2": "GPT2Config"}[arch])
+    if arch == "gpt2":
+        return cls(**g)  # dropout 0.1 (resid, embd, attn) as published
+    return cls(**g, max_position_embeddings=8192)
+
+
+def tied(model: str) -> bool:
+    return bool(MODELS[model].get("tie_word_embeddings"))
 
 
 def decoder_layer_class(model) -> type:
     for m in model.modules():
-        if type(m).__name__.endswith("DecoderLayer"):
+        if type(m).__name__.endswith("DecoderLayer") or type(m).__name__ == "GPT2Block":
             return type(m)
     raise ValueError("no decoder layer")
 
@@ -242,7 +271,11 @@ def wrap(c: dict):
             policy = functools.partial(transformer_auto_wrap_policy, transformer_layer_cls={layer_cls})
         bp = {"pre": BackwardPrefetch.BACKWARD_PRE, "post": BackwardPrefetch.BACKWARD_POST, "none": None}[
             c.get("prefetch", "pre")]
-        model = FSDP(model, auto_wrap_policy=policy, sharding_strategy=ShardingStrategy[c.get("strat", "FULL_SHARD")],
+        pg = None
+        if c.get("sg"):  # HYBRID_SHARD: shard inside groups of `sg` ranks, replicate across them
+            sg = c["sg"]
+            pg = (dist.new_group(list(range(sg))), dist.new_group(list(range(0, ws, sg))))
+        model = FSDP(model, auto_wrap_policy=policy, process_group=pg, sharding_strategy=ShardingStrategy[c.get("strat", "FULL_SHARD")],
                      mixed_precision=MixedPrecision(torch.bfloat16, torch.bfloat16, torch.bfloat16),
                      cpu_offload=CPUOffload(offload_params=bool(c.get("offload"))), backward_prefetch=bp,
                      device_id=cuda, use_orig_params=bool(c.get("uop", train == "full")),
@@ -261,6 +294,8 @@ def wrap(c: dict):
         off = CPUOffloadPolicy() if c.get("offload") else OffloadPolicy()
         inner = model.base_model.model if train == "lora" else model
         units = 0
+        if isinstance(raf, int) and not isinstance(raf, bool):
+            pass  # reshard_after_forward=k: after forward each unit keeps a 1/k shard
         # Each decoder layer is a unit; an untied embedding and LM head are units of their own (a tied pair stays in
         # the root, where both uses see it gathered).
         if not inner.config.tie_word_embeddings:
@@ -295,20 +330,32 @@ def wrap(c: dict):
 def step(model, opt, c, ids, phases):
     # accelerate runs the forward under autocast when mixed precision is on (every mode here).
     use_autocast = c.get("autocast", True)
-    torch.cuda.reset_peak_memory_stats()
-    with torch.autocast("cuda", dtype=torch.bfloat16, enabled=use_autocast):
-        loss = model(input_ids=ids, labels=ids).loss
-    torch.cuda.synchronize()
-    phases["peak_fwd"] = torch.cuda.max_memory_allocated()
-    phases["after_fwd"] = torch.cuda.memory_allocated()
-    phases["reserved_fwd"] = torch.cuda.max_memory_reserved()
-    torch.cuda.reset_peak_memory_stats()
-    loss.backward()
-    del loss
-    torch.cuda.synchronize()
-    phases["peak_bwd"] = torch.cuda.max_memory_allocated()
-    phases["after_bwd"] = torch.cuda.memory_allocated()
-    phases["reserved_bwd"] = torch.cuda.max_memory_reserved()
+    ga = c.get("ga", 1)
+    import contextlib
+
+    for k in ("peak_fwd", "reserved_fwd", "peak_bwd", "reserved_bwd"):
+        phases[k] = 0
+    for micro in range(ga):
+        # Gradient accumulation as accelerate runs it: DDP skips the all-reduce (no_sync) but on the last
+        # micro-step; FSDP reduce-scatters every micro-step (sharded gradients accumulate).
+        sync = contextlib.nullcontext()
+        if micro < ga - 1 and c["mode"] == "ddp":
+            sync = model.no_sync()
+        with sync:
+            torch.cuda.reset_peak_memory_stats()
+            with torch.autocast("cuda", dtype=torch.bfloat16, enabled=use_autocast):
+                loss = model(input_ids=ids, labels=ids).loss
+            torch.cuda.synchronize()
+            phases["peak_fwd"] = max(phases["peak_fwd"], torch.cuda.max_memory_allocated())
+            phases["after_fwd"] = torch.cuda.memory_allocated()
+            phases["reserved_fwd"] = max(phases["reserved_fwd"], torch.cuda.max_memory_reserved())
+            torch.cuda.reset_peak_memory_stats()
+            loss.backward()
+            del loss
+            torch.cuda.synchronize()
+            phases["peak_bwd"] = max(phases["peak_bwd"], torch.cuda.max_memory_allocated())
+            phases["after_bwd"] = torch.cuda.memory_allocated()
+            phases["reserved_bwd"] = max(phases["reserved_bwd"], torch.cuda.max_memory_reserved())
     torch.cuda.reset_peak_memory_stats()
     opt.step()
     torch.cuda.synchronize()
@@ -451,6 +498,50 @@ def configs():
         **q)
     add("qlora_l2-7b_fs_ws2_ac1", model="llama-2-7b", mode="fsdp1", strat="FULL_SHARD", ac=1, ws=2, **q)
     add("qlora_l2-7b_fs_ws32_ac1", model="llama-2-7b", mode="fsdp1", strat="FULL_SHARD", ac=1, ws=32, **q)
+    # Run 7: configurations unlike the ones above (other architectures, sequence 512/8192, micro-batch 8, world
+    # sizes 4/16/64, HYBRID_SHARD, FSDP2 reshard_after_forward=int, offload without checkpointing, other LoRA
+    # ranks and targets, gradient accumulation).
+    lo, fs, f2 = dict(train="lora"), dict(mode="fsdp1", strat="FULL_SHARD"), dict(mode="fsdp2")
+    add("v7_g2_lora_fs_ac1", model="gemma-2-2b", ac=1, **lo, **fs)
+    add("v7_g2_lora_ddp_ac0", model="gemma-2-2b", ac=0, mode="ddp", **lo)
+    add("v7_g2_full_fs_ac1", model="gemma-2-2b", ac=1, train="full", **fs)
+    add("v7_g2_lora_f2t_s4096_ac1", model="gemma-2-2b", ac=1, seq=4096, raf=True, **lo, **f2)
+    add("v7_g3_full_f2t_s8192_ac1", model="gemma-3-1b", ac=1, seq=8192, raf=True, train="full", **f2)
+    add("v7_g3_lora_ddp_s512b8_ac0", model="gemma-3-1b", ac=0, seq=512, mb=8, mode="ddp", **lo)
+    add("v7_g3_lora_fs_ac0", model="gemma-3-1b", ac=0, **lo, **fs)
+    add("v7_phi3_lora_qkvo_fs_ac1", model="phi-3-mini", ac=1, targets=["qkv_proj", "o_proj"], **lo, **fs)
+    add("v7_phi3_lora_all_ddp_ac0", model="phi-3-mini", ac=0, r=32, mode="ddp",
+        targets=["qkv_proj", "o_proj", "gate_up_proj", "down_proj"], **lo)
+    add("v7_phi3_full_f2f_ac1", model="phi-3-mini", ac=1, raf=False, train="full", **f2)
+    add("v7_m7_lora_fs_ws16_ac1", model="mistral-7b-v0.3", ac=1, ws=16, **lo, **fs)
+    add("v7_m7_lora_sgo_s4096_ac1", model="mistral-7b-v0.3", ac=1, seq=4096, mode="fsdp1", strat="SHARD_GRAD_OP",
+        **lo)
+    add("v7_m7_full_fs_ws64_ac1", model="mistral-7b-v0.3", ac=1, ws=64, train="full", **fs)
+    add("v7_m7_lora_fsoff_ac0", model="mistral-7b-v0.3", ac=0, offload=1, **lo, **fs)
+    add("v7_q3_lora_ddp_ac0", model="qwen3-1.7b", ac=0, mode="ddp", **lo)
+    add("v7_q3_full_fs_b2_ac0", model="qwen3-1.7b", ac=0, mb=2, train="full", **fs)
+    add("v7_q3_lora_qv_r8_f2t_ac1", model="qwen3-1.7b", ac=1, r=8, targets=["q_proj", "v_proj"], raf=True, **lo,
+        **f2)
+    add("v7_o2_lora_fs_ac1", model="olmo-2-7b", ac=1, **lo, **fs)
+    add("v7_o2_lora_f2t_s4096_ac1", model="olmo-2-7b", ac=1, seq=4096, raf=True, **lo, **f2)
+    add("v7_gpt2l_full_ddp_s1024b8_ac0", model="gpt2-large", ac=0, seq=1024, mb=8, mode="ddp", train="full")
+    add("v7_gpt2l_lora_fs_s1024b4_ac0", model="gpt2-large", ac=0, seq=1024, mb=4, targets=["c_attn"], **lo, **fs)
+    add("v7_gpt2l_full_fs_s1024b2_ac1", model="gpt2-large", ac=1, seq=1024, mb=2, train="full", **fs)
+    add("v7_l1b_full_fs_s8192_ac1", model="llama-3.2-1b", ac=1, seq=8192, train="full", **fs)
+    add("v7_l1b_lora_ddp_s8192_ac1", model="llama-3.2-1b", ac=1, seq=8192, mode="ddp", **lo)
+    add("v7_l1b_full_f2r2_ac1", model="llama-3.2-1b", ac=1, raf=2, train="full", **f2)
+    add("v7_l1b_lora_hsdp_ws16_ac0", model="llama-3.2-1b", ac=0, ws=16, sg=8, mode="fsdp1", strat="HYBRID_SHARD",
+        **lo)
+    add("v7_l1b_full_ddp_ga2_ac1", model="llama-3.2-1b", ac=1, ga=2, mode="ddp", train="full")
+    add("v7_l8b_lora_fs_ws16_s8192_ac1", model="llama-3.1-8b", ac=1, ws=16, seq=8192, **lo, **fs)
+    add("v7_q05_full_fs_s512b8_ac0", model="qwen2.5-0.5b", ac=0, seq=512, mb=8, train="full", **fs)
+    add("v7_l3b_lora_all_r64_ddp_s512b8_ac1", model="llama-3.2-3b", ac=1, seq=512, mb=8, r=64, mode="ddp",
+        targets=["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"], **lo)
+    add("v7_q15_full_f2t_ws4_ga2_ac1", model="qwen2.5-1.5b", ac=1, ws=4, ga=2, raf=True, train="full", **f2)
+    add("v7_l2-7b_lora_mlp_r128_fs_ac0", model="llama-2-7b", ac=0, r=128,
+        targets=["gate_proj", "up_proj", "down_proj"], **lo, **fs)
+    add("v7_l8b_lora_f2f_ws4_s1024b2_ac0", model="llama-3.1-8b", ac=0, ws=4, seq=1024, mb=2, raf=False, **lo, **f2)
+    add("v7_q3_full_sgo_ws2_ac1", model="qwen3-1.7b", ac=1, ws=2, mode="fsdp1", strat="SHARD_GRAD_OP", train="full")
     return out
 
 

@@ -29,7 +29,10 @@ GiB = 1024**3
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DOCS = os.path.join(ROOT, "docs", "memory")
 VOCAB_HIDDEN = {"llama-2-7b": 32000 * 4096, "llama-3.1-8b": 128256 * 4096, "llama-3.2-3b": 128256 * 3072,
-                "qwen2.5-0.5b": 151936 * 896, "qwen2.5-1.5b": 151936 * 1536}
+                "qwen2.5-0.5b": 151936 * 896, "qwen2.5-1.5b": 151936 * 1536, "llama-3.2-1b": 128256 * 2048,
+                "gemma-2-2b": 256000 * 2304, "gemma-3-1b": 262144 * 1152, "phi-3-mini": 32064 * 3072,
+                "mistral-7b-v0.3": 32768 * 4096, "qwen3-1.7b": 151936 * 2048, "olmo-2-7b": 100352 * 4096,
+                "gpt2-large": 50257 * 1280}
 
 
 def main():
