@@ -2,6 +2,7 @@
 #include <cmath>
 #include <optional>
 
+#include "lint/model/versions.hpp"
 #include "rules/deepspeed/support.hpp"
 
 namespace lint::rules {
@@ -73,6 +74,10 @@ class TrainerArgs {
         path_ = script->path();
         // Only plain TrainingArguments has the defaults below (TRL's configs change several).
         defaults_ = c.name == "TrainingArguments" && !c.has_unresolved_unpacking;
+        // TRL's configs keep fp16's default (false) and, from TRL 0.19, set an unset `bf16` to `not fp16`
+        // (trl v0.19.0 trl/trainer/sft_config.py:252; trl v1.9.0 trl/trainer/base_config.py:105).
+        trl_precision_ = c.name != "TrainingArguments" && c.name != "Seq2SeqTrainingArguments" &&
+                         !c.has_unresolved_unpacking && model::target_versions().at_least("trl", model::Version{0, 19, 0});
       }
       if (c.name == "HfArgumentParser") {
         parser_ = true;
@@ -111,6 +116,14 @@ class TrainerArgs {
         return ArgValue{*n, {f->path, f->region, "--" + f->name + " " + f->value->text}};
       return std::nullopt;
     }
+    if (call_ != nullptr && trl_precision_ && (p.arg == std::string_view("fp16") || p.arg == std::string_view("bf16"))) {
+      if (p.arg == std::string_view("fp16")) return ArgValue{0.0, {"", {}, "fp16 (default)"}};
+      // bf16 left out: `not fp16`.
+      const model::PyArg* fp16 = call_->keyword("fp16");
+      if (fp16 == nullptr) return ArgValue{1.0, {"", {}, "bf16 (TRL's default: not fp16)"}};
+      if (fp16->value.kind != model::ValueKind::Bool) return std::nullopt;
+      return ArgValue{fp16->value.boolean ? 0.0 : 1.0, {"", {}, "bf16 (TRL's default: not fp16)"}};
+    }
     if (!defaults_) return std::nullopt;
     return ArgValue{p.default_value, {"", {}, std::string(p.arg) + " (default)"}};
   }
@@ -122,6 +135,7 @@ class TrainerArgs {
   bool plain_parser_ = false;
   bool file_args_ = false;
   bool defaults_ = false;
+  bool trl_precision_ = false;
   std::vector<model::ScriptFlag> flags_;
 };
 

@@ -1,4 +1,6 @@
 // HF005: TrainingArguments with a ZeRO-3 DeepSpeed config created after the model's from_pretrained.
+#include <algorithm>
+
 #include "lint/model/deepspeed_facts.hpp"
 #include "rules/support.hpp"
 
@@ -20,6 +22,13 @@ class Zero3AfterFromPretrained final : public rule::Rule {
         if (load.callee.find("Tokenizer") != std::string::npos || load.callee.find("Config") != std::string::npos ||
             load.callee.find("Processor") != std::string::npos)
           continue;
+        // An HfDeepSpeedConfig created (and kept alive) before the load registers the ZeRO-3 config in the global
+        // weakref that from_pretrained's is_deepspeed_zero3_enabled() reads (transformers 5.17.0
+        // `integrations/deepspeed.py:279-283`), so zero.Init is on without TrainingArguments.
+        const bool hf_ds_config = std::any_of(calls.begin(), calls.end(), [&load](const model::PyCall& c) {
+          return c.name == "HfDeepSpeedConfig" && c.function == load.function && c.order < load.order;
+        });
+        if (hf_ds_config) continue;
         ctx.report(script->path(), load.region,
                    "The model is loaded before `" + args.name +
                        "(deepspeed=...)` with ZeRO-3 is created: "

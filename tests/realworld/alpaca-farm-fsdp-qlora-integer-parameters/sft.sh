@@ -1,0 +1,13 @@
+torchrun --nproc_per_node=8 --master_port=1234 examples/supervised.py \
+  --model_name_or_path "huggyllama/llama-7b" \
+  --fp16 False \
+  --bf16 True \
+  --seed 42 \
+  --output_dir "outputs/sft" \
+  --num_train_epochs 3 \
+  --per_device_train_batch_size 4 \
+  --gradient_accumulation_steps 2 \
+  --learning_rate 2e-5 \
+  --fsdp "full_shard auto_wrap" \
+  --fsdp_transformer_layer_cls_to_wrap "LlamaDecoderLayer" \
+  --tf32 True

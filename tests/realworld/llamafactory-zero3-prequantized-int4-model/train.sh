@@ -1,0 +1,15 @@
+deepspeed --num_gpus 4 src/train_bash.py \
+    --deepspeed examples/deepspeed/ds_z3_config.json \
+    --stage sft \
+    --do_train \
+    --model_name_or_path Qwen/Qwen-14B-Chat-Int4 \
+    --dataset alpaca_gpt4_zh \
+    --template qwen \
+    --finetuning_type lora \
+    --lora_target c_attn \
+    --output_dir saves/qwen14b-int4-lora \
+    --per_device_train_batch_size 1 \
+    --gradient_accumulation_steps 4 \
+    --learning_rate 5e-5 \
+    --num_train_epochs 1.0 \
+    --fp16
