@@ -60,6 +60,14 @@ with open("records.yaml", "w") as f:
                         for _ in range(2000))
         f.write(chunk)
         size += len(chunk)
+os.makedirs("data", exist_ok=True)
+with open("data/rows.toml", "w") as f:
+    size, i = 0, 0
+    while size < 16 * 1024 * 1024:
+        chunk = "".join(f'[[rows]]\nid = {i * 1000 + k}\nname = "n{k}"\n' for k in range(1000))
+        f.write(chunk)
+        size += len(chunk)
+        i += 1
 vocab = {f"tok{i}": i for i in range(600000)}
 merges = [f"t{i} k{i}" for i in range(600000)]
 with open("tokenizer.json", "w") as f:
@@ -68,12 +76,13 @@ with open("tokenizer.json", "w") as f:
 PY
 [ -s huge/axolotl.yaml ] && [ -s tokenizer.json ] || { echo "FAIL: could not generate the files"; exit 1; }
 
-# name, expected exit code, file: runs launchlint in the file's folder, bounds its peak RSS by factor x the file.
+# name, expected exit code, file[, what to name]: runs launchlint in the file's folder on the file (or on what to
+# name there), bounds its peak RSS by factor x the file.
 run_bounded() {
-  local name=$1 expect=$2 file=$3
+  local name=$1 expect=$2 file=$3 target=${4:-}
   local dir base bytes res rc kib
   dir=$(dirname "$file")
-  base=$(basename "$file")
+  base=${target:-$(basename "$file")}
   bytes=$(stat -c %s "$file")
   res=$(cd "$dir" && python3 - "$bin" "$base" <<'PY'
 import resource, subprocess, sys
@@ -106,10 +115,19 @@ elif [ -z "$huge_out" ]; then
   echo "FAIL the axolotl config gave no findings (expected at least the implicit boolean)"; fail=1
 fi
 
+no_findings() {  # file: the output of the last run has no finding
+  if grep -Eq ": [A-Z]+[0-9]+ \[" <<<"$out" || ! grep -q "All checks passed" <<<"$out"; then
+    echo "FAIL $1: unexpected output"; echo "$out" | head -3; fail=1
+  fi
+}
+
 run_bounded "32 MB dataset YAML (not a launch config)" 0 records.yaml
-[ -z "$out" ] || { echo "FAIL records.yaml: unexpected output"; echo "$out" | head -3; fail=1; }
+no_findings records.yaml
 run_bounded "tokenizer.json (not a launch config)" 0 tokenizer.json
-[ -z "$out" ] || { echo "FAIL tokenizer.json: unexpected output"; echo "$out" | head -3; fail=1; }
+no_findings tokenizer.json
+# A big TOML in a folder (not named) that cannot be a torchtitan config is not parsed.
+run_bounded "16 MB TOML of data (not a launch config)" 0 data/rows.toml .
+no_findings data/rows.toml
 
 # The repeated key in a dataset is still found (the list is then read in full; memory is not bounded here).
 rep_out=$(cd repeated && "$bin" --isolated --no-cache --format concise axolotl.yaml 2>&1)
