@@ -1,6 +1,7 @@
 #include "lint/driver/driver.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstring>
 #include <filesystem>
@@ -123,6 +124,59 @@ std::optional<rule::Severity> severity_override(const Selection& sel, std::strin
 
 }  // namespace
 
+namespace {
+
+/// Root keys of an axolotl config that hold only training data, which no rule reads: left out of big files.
+constexpr std::array<std::string_view, 3> kAxolotlDataKeys = {"datasets", "test_datasets", "pretraining_dataset"};
+
+/// Loads and classifies a YAML, JSON or TOML document. A big YAML or JSON file is read shallow first (what
+/// classification reads) and in full only when it is a launch config, or a CI workflow; a big axolotl config
+/// leaves its data lists out; a big TOML that cannot be a torchtitan config is not parsed (docs/limits.md "Huge
+/// files"). Findings are those of a full read either way.
+void read_config(model::Document& doc) {
+  const source::SourceFile& file = *doc.source;
+  const auto full = [&] {
+    doc.config = doc.format == parse::Format::Yaml   ? parse::read_yaml(file)
+                 : doc.format == parse::Format::Json ? parse::read_json(file)
+                                                     : parse::read_toml(file);
+    doc.kind = model::classify_config(doc.config, doc.format);
+  };
+  if (file.text().size() < kShallowFirstBytes) return full();
+  if (doc.format == parse::Format::Toml) {
+    // A big TOML that cannot be a torchtitan config is not parsed when its syntax errors would not be reported
+    // either (a file nobody named that does not look like a launch file): the result is the same, Unknown.
+    if (doc.explicitly_named || model::config_text_may_matter(file.text()) ||
+        model::toml_may_be_torchtitan(file.text()))
+      return full();
+    doc.config = parse::ConfigDocument{};
+    doc.config.format = parse::Format::Toml;
+    doc.kind = model::DocKind::Unknown;
+    return;
+  }
+  parse::ReadPolicy shallow;
+  shallow.shallow = true;
+  std::optional<parse::ConfigDocument> first =
+      doc.format == parse::Format::Yaml ? parse::read_yaml(file, shallow) : parse::read_json_shallow(file);
+  if (!first) return full();
+  doc.config = std::move(*first);
+  doc.kind = model::classify_config(doc.config, doc.format);
+  if (doc.kind == model::DocKind::Unknown && !bind::is_ci_workflow(doc)) return;
+  if (doc.kind == model::DocKind::AxolotlConfig) {
+    parse::ReadPolicy data;
+    data.elide_root_keys.assign(kAxolotlDataKeys.begin(), kAxolotlDataKeys.end());
+    doc.config = parse::ConfigDocument{};  // the shallow tree goes before the second read
+    if (std::optional<parse::ConfigDocument> kept = parse::read_yaml(file, data)) {
+      doc.config = std::move(*kept);
+      doc.kind = model::classify_config(doc.config, doc.format);
+      return;
+    }
+  }
+  doc.config = parse::ConfigDocument{};
+  full();
+}
+
+}  // namespace
+
 std::unique_ptr<model::Document> load_document(std::string path, std::string text, bool explicitly_named) {
   auto doc = std::make_unique<model::Document>();
   doc->explicitly_named = explicitly_named;
@@ -148,10 +202,7 @@ std::unique_ptr<model::Document> load_document(std::string path, std::string tex
     case parse::Format::Yaml:
     case parse::Format::Json:
     case parse::Format::Toml: {
-      doc->config = doc->format == parse::Format::Yaml   ? parse::read_yaml(*doc->source)
-                    : doc->format == parse::Format::Json ? parse::read_json(*doc->source)
-                                                         : parse::read_toml(*doc->source);
-      doc->kind = model::classify_config(doc->config, doc->format);
+      read_config(*doc);
       // A second YAML document is an error for the single-document loaders of launch configs, not for a file
       // launchlint does not know (a multi-document Kubernetes manifest that runs `accelerate launch`).
       if (doc->config.extra_document && doc->kind != model::DocKind::Unknown)

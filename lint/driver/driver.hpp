@@ -1,6 +1,8 @@
 // The pipeline: discover -> load -> facts -> launches -> rules -> suppressions -> sort/dedupe.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -78,6 +80,9 @@ model::TargetVersions resolve_target_versions(const RunOptions& options);
 
 /// Hard limits (docs/limits.md).
 inline constexpr std::uintmax_t kMaxFileBytes = 64ULL * 1024 * 1024;
+/// YAML and JSON files of at least this size are read shallow first, in full only if they are launch configs
+/// (docs/limits.md "Huge files").
+inline constexpr std::size_t kShallowFirstBytes = 1024ULL * 1024;
 /// Findings of one rule in one file beyond this are summarised in one finding.
 inline constexpr std::size_t kMaxFindingsPerRuleAndFile = 100;
 

@@ -60,6 +60,46 @@ bool python_may_matter(std::string_view text) {
   return false;
 }
 
+bool toml_may_be_torchtitan(std::string_view text) {
+  std::size_t sections = 0;
+  bool parallelism = false;
+  bool escaped = false;  // a quoted name with an escape could spell any name
+  const auto count = [&](std::string_view name) {
+    if (torchtitan::is_section(name)) ++sections;
+    if (name == "parallelism") parallelism = true;
+  };
+  const auto bare = [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+  };
+  std::size_t i = 0;
+  while (i < text.size() && !escaped) {
+    std::size_t end = text.find('\n', i);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(i, end - i);
+    i = end + 1;
+    const auto skip_space = [&] {
+      while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+    };
+    skip_space();
+    while (!line.empty() && line.front() == '[') {
+      line.remove_prefix(1);
+      skip_space();
+    }
+    if (line.empty()) continue;
+    if (line.front() == '"' || line.front() == '\'') {
+      const std::size_t close = line.find(line.front(), 1);
+      const std::string_view name = line.substr(1, close == std::string_view::npos ? std::string_view::npos : close - 1);
+      if (line.front() == '"' && name.find('\\') != std::string_view::npos) escaped = true;
+      count(name);
+      continue;
+    }
+    std::size_t n = 0;
+    while (n < line.size() && bare(line[n])) ++n;
+    if (n > 0) count(line.substr(0, n));
+  }
+  return escaped || sections >= 2 || (sections == 1 && parallelism);
+}
+
 bool config_text_may_matter(std::string_view text) {
   static constexpr std::array<std::string_view, 10> kNeedles = {"distributed_type",
                                                                 "fsdp",

@@ -32,7 +32,8 @@ int hex_value(char c) {
 
 class JsonParser {
  public:
-  explicit JsonParser(const source::SourceFile& file) : text_(file.text()), cursor_(file) {}
+  explicit JsonParser(const source::SourceFile& file, bool shallow = false)
+      : text_(file.text()), cursor_(file), shallow_(shallow) {}
 
   ConfigDocument run() {
     ConfigDocument doc;
@@ -91,6 +92,14 @@ class JsonParser {
 
   void finish(Node& node, std::size_t begin, source::Position begin_pos) {
     node.region = source::Region{begin_pos, cursor_.at(pos_), begin, pos_};
+  }
+
+  // Whether a collection at nesting `depth` (the root's is 1) keeps its children: ReadPolicy::shallow keeps
+  // the root mapping and the mappings in it, and in those only scalars.
+  [[nodiscard]] bool keeps_children(NodeKind kind, std::size_t depth) const {
+    if (dropped_ > 0) return false;
+    if (!shallow_) return true;
+    return kind == NodeKind::Mapping && depth <= 2;
   }
 
   bool parse_value(Node& out, std::size_t depth) {
@@ -296,17 +305,28 @@ class JsonParser {
   bool parse_array(Node& out, std::size_t depth, std::size_t begin, source::Position begin_pos) {
     if (!check_depth(depth, begin)) return false;
     out.kind = NodeKind::Sequence;
+    const bool keep = keeps_children(out.kind, depth);
+    if (!keep) {
+      out.elided = true;
+      ++dropped_;
+    }
+    const bool ok = parse_array_items(out, depth, keep);
+    if (!keep) --dropped_;
+    if (ok) finish(out, begin, begin_pos);
+    return ok;
+  }
+
+  bool parse_array_items(Node& out, std::size_t depth, bool keep) {
     ++pos_;
     skip_space();
     if (peek() == ']') {
       ++pos_;
-      finish(out, begin, begin_pos);
       return true;
     }
     while (true) {
       Node item;
       if (!parse_value(item, depth)) return false;
-      out.items.push_back(std::move(item));
+      if (keep) out.items.push_back(std::move(item));
       skip_space();
       const char c = peek();
       if (c == ']') {
@@ -319,18 +339,28 @@ class JsonParser {
       skip_space();
       if (peek() == ']') return fail_at(comma, "Illegal trailing comma before end of array");
     }
-    finish(out, begin, begin_pos);
     return true;
   }
 
   bool parse_object(Node& out, std::size_t depth, std::size_t begin, source::Position begin_pos) {
     if (!check_depth(depth, begin)) return false;
     out.kind = NodeKind::Mapping;
+    const bool keep = keeps_children(out.kind, depth);
+    if (!keep) {
+      out.elided = true;
+      ++dropped_;
+    }
+    const bool ok = parse_object_entries(out, depth, keep);
+    if (!keep) --dropped_;
+    if (ok) finish(out, begin, begin_pos);
+    return ok;
+  }
+
+  bool parse_object_entries(Node& out, std::size_t depth, bool keep) {
     ++pos_;
     skip_space();
     if (peek() == '}') {
       ++pos_;
-      finish(out, begin, begin_pos);
       return true;
     }
     while (true) {
@@ -346,7 +376,7 @@ class JsonParser {
       ++pos_;
       skip_space();
       if (!parse_value(entry.value, depth)) return false;
-      out.entries.push_back(std::move(entry));
+      if (keep) out.entries.push_back(std::move(entry));
       skip_space();
       const char c = peek();
       if (c == '}') {
@@ -359,13 +389,14 @@ class JsonParser {
       skip_space();
       if (peek() == '}') return fail_at(comma, "Illegal trailing comma before end of object");
     }
-    finish(out, begin, begin_pos);
     return true;
   }
 
   const std::string& text_;
   detail::PositionCursor cursor_;
   std::size_t pos_ = 0;
+  bool shallow_ = false;
+  std::size_t dropped_ = 0;  // open collections whose children are not kept
   std::optional<ParseError> error_;
 };
 
@@ -373,6 +404,10 @@ class JsonParser {
 
 ConfigDocument read_json(const source::SourceFile& file) {
   return JsonParser(file).run();
+}
+
+ConfigDocument read_json_shallow(const source::SourceFile& file) {
+  return JsonParser(file, true).run();
 }
 
 }  // namespace lint::parse

@@ -27,6 +27,9 @@ struct Node {
   std::int64_t integer = 0;   ///< Int (values outside int64 are kept as Float with `text` intact)
   double number = 0.0;        ///< Float (also set for Int)
   bool plain = false;         ///< written without quotes (YAML plain scalar, JSON/TOML number/bool/null)
+  /// A collection whose children were not kept (a big file read shallow, a data-only list no rule reads:
+  /// parse/readers.hpp ReadPolicy): its kind, tag and region are exact, `entries` and `items` are empty.
+  bool elided = false;
   std::string tag;            ///< an explicit YAML tag as written, e.g. "!!python/name:os.system"; empty if none
   source::Region region;      ///< the value as written (for a mapping or sequence: from its first to last token)
   std::vector<Entry> entries; ///< Mapping: every key in document order, duplicates included

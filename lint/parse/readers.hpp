@@ -3,6 +3,10 @@
 // kMaxAliasExpansionNodes stop the load with an error instead of exhausting the stack or memory.
 #pragma once
 
+#include <optional>
+#include <string_view>
+#include <vector>
+
 #include "lint/parse/node.hpp"
 #include "lint/source/source_file.hpp"
 
@@ -20,5 +24,24 @@ ConfigDocument read_json(const source::SourceFile& file);
 /// TOML 1.0 through toml++. Non-ASCII text outside strings and comments is rejected before toml++ sees it
 /// (toml++ 3.3 has undefined behaviour on some such input).
 ConfigDocument read_toml(const source::SourceFile& file);
+
+/// What a partial read keeps (big files: docs/limits.md "Huge files"). Collections left out become stubs
+/// (Node::elided) with their exact kind, tag and region. Errors are the same as those of a full read: the whole
+/// text is still parsed and every check runs, only the tree is not kept.
+struct ReadPolicy {
+  /// Keep only what classification reads: the root mapping's entries, their scalar values, and the entries of a
+  /// mapping value with scalar values. Sequences at the top two levels and every collection deeper are stubs.
+  bool shallow = false;
+  /// The values of these root keys are stubs when they are plain data: no tag, anchor, alias, merge key or
+  /// repeated key anywhere inside (what the YAML rules would report). YAML only.
+  std::vector<std::string_view> elide_root_keys;
+};
+
+/// read_yaml with a ReadPolicy; nullopt when the policy cannot be applied exactly (a merge key inside a part
+/// left out, or, for elide_root_keys, a part that is not plain data): read the file in full then.
+std::optional<ConfigDocument> read_yaml(const source::SourceFile& file, const ReadPolicy& policy);
+
+/// read_json with ReadPolicy::shallow (elide_root_keys is not used for JSON).
+ConfigDocument read_json_shallow(const source::SourceFile& file);
 
 }  // namespace lint::parse

@@ -346,14 +346,41 @@ struct Frame {
   Node node;                        // direct frames: the collection (its children are in the scratch lists)
   bool has_key = false;             // direct mappings: the last entry has a key and no value yet
   std::vector<std::size_t> merges;  // direct mappings: entries whose key is `<<`
+  bool drop = false;                // direct frames: children are checked, not kept (the node becomes a stub)
+  std::vector<std::string> keys;    // dropped mappings read for plain data: each key's identity
 };
+
+// A mapping key as Python compares it after construction (`1`, `1.0` and `true` are one key), for finding
+// repeated keys in a part that is left out (rules/yaml/yaml-duplicate-key.cpp compares the same way).
+std::string key_identity(const Node& key) {
+  switch (key.kind) {
+    case NodeKind::String:
+      return "s:" + key.text;
+    case NodeKind::Null:
+      return "null";
+    case NodeKind::Bool:
+      return key.boolean ? "n:1" : "n:0";
+    case NodeKind::Int:
+      return "n:" + std::to_string(key.integer);
+    case NodeKind::Float:
+      if (std::isfinite(key.number) && std::trunc(key.number) == key.number && std::fabs(key.number) < 9.0e15)
+        return "n:" + std::to_string(static_cast<long long>(key.number));
+      return "f:" + key.text;
+    default:
+      return "?:" + key.text;
+  }
+}
 
 class YamlComposer {
  public:
-  explicit YamlComposer(const source::SourceFile& file) : text_(file.text()), cursor_(file) {
+  explicit YamlComposer(const source::SourceFile& file, ReadPolicy policy = {})
+      : text_(file.text()), cursor_(file), policy_(std::move(policy)) {
     if (text_.size() >= 3 && text_.compare(0, 3, "\xEF\xBB\xBF") == 0) base_ = 3;
     mark_byte_ = base_;
   }
+
+  /// True when the policy could not be applied exactly (the result of run() is then incomplete).
+  [[nodiscard]] bool gave_up() const { return gave_up_; }
 
   ConfigDocument run() {
     ConfigDocument doc;
@@ -447,7 +474,7 @@ class YamlComposer {
     // PyYAML reads the file as UTF-8 text: no UTF-16 detection.
     yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
     bool done = false;
-    while (!done && !error_) {
+    while (!done && !error_ && !gave_up_) {
       yaml_event_t event;
       if (yaml_parser_parse(&parser, &event) == 0) {
         fail_from_parser(parser);
@@ -496,6 +523,26 @@ class YamlComposer {
 
   [[nodiscard]] bool in_graph() const { return !stack_.empty() && stack_.back().graph; }
 
+  // Whether the node being composed now is left out: its direct parent drops its children.
+  [[nodiscard]] bool dropping() const { return !stack_.empty() && !stack_.back().graph && stack_.back().drop; }
+
+  // Whether the part being composed now must be plain data (elide_root_keys): anything a rule could report
+  // there makes the policy give up.
+  [[nodiscard]] bool must_be_plain() const { return !policy_.elide_root_keys.empty() && dropping(); }
+
+  // Whether a direct collection starting now at nesting `level` keeps its children.
+  [[nodiscard]] bool drops_children(NodeKind kind, std::size_t level) const {
+    if (dropping()) return true;
+    if (policy_.shallow) return level >= 2 || kind == NodeKind::Sequence;
+    if (level != 1 || policy_.elide_root_keys.empty()) return false;
+    const Frame& root = stack_.front();
+    if (root.graph || root.node.kind != NodeKind::Mapping || !root.has_key) return false;
+    const Node& key = entry_scratch_[0].back().key;
+    if (key.kind != NodeKind::String) return false;
+    return std::find(policy_.elide_root_keys.begin(), policy_.elide_root_keys.end(), key.text) !=
+           policy_.elide_root_keys.end();
+  }
+
   std::uint32_t new_graph_node() {
     graph_.emplace_back();
     return static_cast<std::uint32_t>(graph_.size() - 1);
@@ -525,6 +572,10 @@ class YamlComposer {
     }
     const std::size_t level = stack_.size() - 1;
     Frame& parent = stack_.back();
+    if (parent.drop) {
+      place_dropped(parent, node, special);
+      return;
+    }
     if (parent.node.kind == NodeKind::Sequence) {
       if (special != Special::None) special_misplaced(node, special);
       item_scratch_[level].push_back(std::move(node));
@@ -544,6 +595,30 @@ class YamlComposer {
     }
     if (special != Special::None) special_misplaced(node, special);
     entries.back().value = std::move(node);
+    parent.has_key = false;
+  }
+
+  // place() for a parent that keeps no children: the same checks, nothing kept.
+  void place_dropped(Frame& parent, const Node& node, Special special) {
+    if (special == Special::Merge && parent.node.kind == NodeKind::Mapping && !parent.has_key) {
+      gave_up_ = true;  // merged entries are checked when the mapping ends (flatten_merges): read it all
+      return;
+    }
+    if (!policy_.elide_root_keys.empty() && !node.tag.empty()) gave_up_ = true;
+    if (parent.node.kind == NodeKind::Sequence) {
+      if (special != Special::None) special_misplaced(node, special);
+      return;
+    }
+    if (!parent.has_key) {
+      if (!node.is_scalar()) {
+        construct_fail(node.region,
+                       "found unhashable key (a " + std::string(kind_name(node.kind)) + " cannot be a mapping key)");
+      }
+      if (!policy_.elide_root_keys.empty()) parent.keys.push_back(key_identity(node));
+      parent.has_key = true;
+      return;
+    }
+    if (special != Special::None) special_misplaced(node, special);
     parent.has_key = false;
   }
 
@@ -579,6 +654,10 @@ class YamlComposer {
     node.plain = data.style == YAML_PLAIN_SCALAR_STYLE;
     const std::string_view tag = data.tag != nullptr ? reinterpret_cast<const char*>(data.tag) : "";
     const Special special = type_scalar(node, tag, data.plain_implicit != 0);
+    if (data.anchor != nullptr && must_be_plain()) {
+      gave_up_ = true;
+      return;
+    }
     if (data.anchor == nullptr && !in_graph()) {
       place(std::move(node), special);
       return;
@@ -660,6 +739,10 @@ class YamlComposer {
   }
 
   void on_alias(const yaml_event_t& event) {
+    if (must_be_plain()) {
+      gave_up_ = true;
+      return;
+    }
     const source::Region at = mark_region(event.start_mark, event.end_mark);
     last_end_byte_ = at.end_byte;
     const std::string name(reinterpret_cast<const char*>(event.data.alias.anchor));
@@ -725,9 +808,14 @@ class YamlComposer {
     node.kind = kind;
     node.region = start;
     node.tag = collection_tag(tag_ptr != nullptr ? reinterpret_cast<const char*>(tag_ptr) : "", kind, start);
+    if ((anchor != nullptr || !node.tag.empty()) && must_be_plain()) {
+      gave_up_ = true;
+      return;
+    }
     Frame frame;
     frame.flow = flow;
     if (anchor == nullptr && !in_graph()) {
+      frame.drop = drops_children(kind, stack_.size());
       // Children collect in per-level scratch lists that keep their capacity, so each collection gets one
       // exactly sized allocation instead of a series of reallocations.
       const std::size_t level = stack_.size();
@@ -760,6 +848,16 @@ class YamlComposer {
     last_end_byte_ = end;
     node.region.end_byte = end;
     node.region.end = cursor_.at(end);
+    if (!frame.graph && frame.drop) {
+      frame.node.elided = true;
+      if (!frame.keys.empty()) {
+        std::sort(frame.keys.begin(), frame.keys.end());
+        if (std::adjacent_find(frame.keys.begin(), frame.keys.end()) != frame.keys.end()) gave_up_ = true;
+      }
+      // A stub in a part that is itself left out carries no stub flag into the tree: it is dropped by place().
+      place(std::move(frame.node), Special::None);
+      return;
+    }
     if (!frame.graph) {
       const std::size_t level = stack_.size();
       if (frame.node.kind == NodeKind::Sequence) {
@@ -909,6 +1007,8 @@ class YamlComposer {
 
   const std::string& text_;
   detail::PositionCursor cursor_;
+  ReadPolicy policy_;
+  bool gave_up_ = false;
   std::size_t base_ = 0;        // bytes of a leading BOM, which libyaml never sees
   std::size_t mark_chars_ = 0;  // the last converted mark, as a character index and a byte offset
   std::size_t mark_byte_ = 0;
@@ -931,6 +1031,13 @@ class YamlComposer {
 
 ConfigDocument read_yaml(const source::SourceFile& file) {
   return YamlComposer(file).run();
+}
+
+std::optional<ConfigDocument> read_yaml(const source::SourceFile& file, const ReadPolicy& policy) {
+  YamlComposer composer(file, policy);
+  ConfigDocument doc = composer.run();
+  if (composer.gave_up()) return std::nullopt;
+  return doc;
 }
 
 }  // namespace lint::parse

@@ -1,5 +1,6 @@
 #include "lint/model/torchtitan/torchtitan.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 
@@ -7,12 +8,21 @@
 
 namespace lint::model::torchtitan {
 
+namespace {
+
+constexpr std::array<std::string_view, 12> kSections = {
+    "job",      "model",       "optimizer",  "lr_scheduler",
+    "training", "parallelism", "checkpoint", "activation_checkpoint",
+    "compile",  "metrics",     "profiling",  "quantize"};
+
+}  // namespace
+
+bool is_section(std::string_view name) {
+  return std::find(kSections.begin(), kSections.end(), name) != kSections.end();
+}
+
 bool looks_like_config(const parse::Node& m) {
   if (m.find("project") != nullptr || m.find("tool") != nullptr || m.find("build-system") != nullptr) return false;
-  static constexpr std::array<std::string_view, 12> kSections = {
-      "job",      "model",       "optimizer",  "lr_scheduler",
-      "training", "parallelism", "checkpoint", "activation_checkpoint",
-      "compile",  "metrics",     "profiling",  "quantize"};
   std::size_t n = 0;
   for (std::string_view k : kSections) n += m.find(k) != nullptr ? 1 : 0;
   return n >= 2 || (n == 1 && m.find("parallelism") != nullptr);

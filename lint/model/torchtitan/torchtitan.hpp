@@ -1,11 +1,16 @@
 // torchtitan v0.2.2: its job TOML (parallelism, activation checkpointing) and `run_train.sh` (NGPU processes).
 #pragma once
 
+#include <string_view>
+
 #include "lint/model/document.hpp"
 #include "lint/model/launch.hpp"
 #include "lint/model/resolve.hpp"
 
 namespace lint::model::torchtitan {
+
+/// One of the root tables looks_like_config counts (`job`, `model`, `parallelism`, ...).
+bool is_section(std::string_view name);
 
 /// A TOML document is a torchtitan job config (its sections, not a pyproject).
 bool looks_like_config(const parse::Node& root);
