@@ -327,15 +327,6 @@ std::optional<std::string> normalise_lone_cr(const std::string& text) {
   return copy;
 }
 
-/// Error recovery is superlinear on some broken input (thousands of lines that each hold an error), so a parse
-/// gets a budget of CPU time far above the normal cost (several MB/s). CPU time, not wall time: a machine busy
-/// with other work must not make a valid file fail.
-std::uint64_t parse_budget_ns(std::size_t bytes) {
-  constexpr std::uint64_t kBase = 5'000'000'000;         // 5 s
-  constexpr std::uint64_t kPerMegabyte = 2'000'000'000;  // + 2 s per MB
-  return kBase + kPerMegabyte * (bytes / (1024 * 1024));
-}
-
 /// Deletes a parser on every path out of `parse`.
 struct ParserDeleter {
   void operator()(TSParser* p) const { ts_parser_delete(p); }

@@ -25,11 +25,6 @@ constexpr std::size_t kMaxShellDepth = 200;
 constexpr std::size_t kExpansionBase = 8U * 1024U * 1024U;
 constexpr std::size_t kExpansionPerByte = 8;
 
-/// CPU time for the shell parse: 5 s + 2 s per MB, as for Python.
-std::uint64_t shell_parse_budget_ns(std::size_t bytes) {
-  return 5'000'000'000ULL + 2'000'000'000ULL * (bytes / (1024 * 1024));
-}
-
 /// The named children of `n`, through a cursor: ts_node_named_child(n, i) walks from the first child each time,
 /// which is quadratic on a command of 64k words.
 std::vector<TSNode> named_children(TSNode n) {
@@ -608,7 +603,7 @@ std::vector<LaunchCommand> extract(const source::SourceFile& file, bool makefile
     if (errors != nullptr) errors->push_back({file.region(0, 0), "internal error: the bash grammar does not load"});
     return {};
   }
-  const std::uint64_t budget = shell_parse_budget_ns(shell.size());
+  const std::uint64_t budget = parse_budget_ns(shell.size());
   std::unique_ptr<TSTree, TreeDeleter> tree(parse_with_budget(parser.get(), shell, budget));
   if (!tree) {
     if (errors != nullptr) {

@@ -45,7 +45,25 @@ struct StringInput {
   }
 };
 
+#if defined(__SANITIZE_ADDRESS__) || !defined(__OPTIMIZE__)
+constexpr std::uint64_t kBuildSlowdown = 10;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr std::uint64_t kBuildSlowdown = 10;
+#else
+constexpr std::uint64_t kBuildSlowdown = 1;
+#endif
+#else
+constexpr std::uint64_t kBuildSlowdown = 1;
+#endif
+
 }  // namespace
+
+std::uint64_t parse_budget_ns(std::size_t bytes) {
+  constexpr std::uint64_t kBase = 5'000'000'000;         // 5 s
+  constexpr std::uint64_t kPerMegabyte = 2'000'000'000;  // + 2 s per MB
+  return kBuildSlowdown * (kBase + kPerMegabyte * (bytes / (1024 * 1024)));
+}
 
 std::vector<std::string> grammar_abi_problems() {
   std::vector<std::string> problems;
