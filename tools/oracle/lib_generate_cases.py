@@ -413,6 +413,53 @@ def launch_cases():
         "python -m torch.distributed.launch --nproc_per_node 1 train.py --output_dir out\n", script=HFPARSER_SCRIPT)
 
 
+
+# ---------------------------------------------------------------------------------------------------------------
+# The `deepspeed` launcher (dry: DeepSpeed's runner and launch modules on the recorded command; a node of 8 GPUs)
+
+def deepspeed_launcher_cases():
+    def dry(cid, rules, expect, desc, launch, script=ARGPARSE_SCRIPT, extra=None):
+        files = {"launch.sh": launch, "train.py": script}
+        files.update(extra or {})
+        add(cid, "deepspeed_launcher", rules, expect, desc, files, "dry")
+
+    local_rank_script = ARGPARSE_SCRIPT.replace(
+        "args = parser", 'parser.add_argument("--local_rank", type=int, default=-1)\nargs = parser')
+    # LCH006: CUDA_VISIBLE_DEVICES with resource flags is dropped.
+    dry("lch6-cvd-num-gpus", ["LCH006"], "misbehaves",
+        "CUDA_VISIBLE_DEVICES=2,3 deepspeed --num_gpus 2 (the launcher drops the variable and takes GPUs 0,1)",
+        "CUDA_VISIBLE_DEVICES=2,3 deepspeed --num_gpus 2 train.py\n", script=local_rank_script)
+    dry("lch6-cvd-exported-num-gpus", ["LCH006"], "misbehaves",
+        "export CUDA_VISIBLE_DEVICES=4,5, then deepspeed --num_gpus=2",
+        "export CUDA_VISIBLE_DEVICES=4,5\ndeepspeed --num_gpus=2 train.py\n", script=local_rank_script)
+    dry("lch6-ok-cvd-alone", ["LCH006"], "runs",
+        "near-miss: CUDA_VISIBLE_DEVICES=2,3 deepspeed (no resource flag: it becomes --include localhost:2,3)",
+        "CUDA_VISIBLE_DEVICES=2,3 deepspeed train.py\n", script=local_rank_script)
+    dry("lch6-ok-include", ["LCH006"], "runs", "near-miss: deepspeed --include localhost:2,3",
+        "deepspeed --include localhost:2,3 train.py\n", script=local_rank_script)
+    # LCH007, the DeepSpeed side: the launcher appends --local_rank=N unless --no_local_rank.
+    dry("lch7-ds-argparse", ["LCH007"], "raises",
+        "deepspeed launcher, argparse script without --local_rank",
+        "deepspeed --num_gpus 1 train.py --learning_rate 2e-5\n")
+    dry("lch7-ds-ok-no-local-rank", ["LCH007"], "runs", "near-miss: deepspeed --no_local_rank",
+        "deepspeed --num_gpus 1 --no_local_rank train.py --learning_rate 2e-5\n")
+    dry("lch7-ds-ok-defines", ["LCH007"], "runs", "near-miss: the script defines --local_rank",
+        "deepspeed --num_gpus 1 train.py --learning_rate 2e-5\n", script=local_rank_script)
+    # LCH009: resource filters the launcher rejects.
+    hostfile = {"hostfile": "worker-1 slots=4\n"}
+    dry("lch9-include-and-num-gpus", ["LCH009"], "raises", "deepspeed --include localhost:0,1 --num_gpus 2",
+        "deepspeed --include localhost:0,1 --num_gpus 2 train.py\n", script=local_rank_script)
+    dry("lch9-include-and-exclude", ["LCH009"], "raises", "deepspeed --include localhost:0,1 --exclude localhost:1",
+        "deepspeed --include localhost:0,1 --exclude localhost:1 train.py\n", script=local_rank_script)
+    dry("lch9-host-not-in-hostfile", ["LCH009"], "raises", "-H hostfile --include worker-2:0,1 (not in the hostfile)",
+        "deepspeed -H hostfile --include worker-2:0,1 train.py\n", script=local_rank_script, extra=hostfile)
+    dry("lch9-slot-beyond-hostfile", ["LCH009"], "raises", "-H hostfile --include worker-1:4,5 (the host has 4 slots)",
+        "deepspeed -H hostfile --include worker-1:4,5 train.py\n", script=local_rank_script, extra=hostfile)
+    dry("lch9-ok-hostfile-include", ["LCH009"], "runs", "near-miss: -H hostfile --include worker-1:2,3",
+        "deepspeed -H hostfile --include worker-1:2,3 train.py\n", script=local_rank_script, extra=hostfile)
+    dry("lch9-ok-exclude", ["LCH009"], "runs", "near-miss: deepspeed --exclude localhost:0",
+        "deepspeed --exclude localhost:0 train.py\n", script=local_rank_script)
+
 # ---------------------------------------------------------------------------------------------------------------
 # TrainingArguments / HfArgumentParser (CPU, `python train.py`)
 
@@ -815,6 +862,7 @@ def main():
     yaml_tag_cases()
     mdl_cases()
     launch_cases()
+    deepspeed_launcher_cases()
     hf_cases()
     fsdp13_cases()
     trl_cases()

@@ -170,6 +170,8 @@ def stub_wrappers(folder: str, log: str) -> str:
     os.makedirs(bindir, exist_ok=True)
     text = ('#!/bin/sh\nn=$(date +%s%N)\nout="' + log + '/call.$n.$$"\n'
             '{ printf \'%s\\0\' "$(basename "$0")"; for a in "$@"; do printf \'%s\\0\' "$a"; done; } > "$out"\n'
+            # The deepspeed launcher reads CUDA_VISIBLE_DEVICES from its environment (LCH006).
+            'if [ -n "${CUDA_VISIBLE_DEVICES+set}" ]; then printf \'%s\' "$CUDA_VISIBLE_DEVICES" > "$out.cvd"; fi\n'
             'exit 0\n')
     for name in ("python", "python3", "accelerate", "torchrun", "deepspeed", "srun"):
         p = os.path.join(bindir, name)
@@ -206,10 +208,23 @@ def shell_anomalies(stderr: str) -> list[str]:
 def read_calls(log: str) -> list[list[str]]:
     calls = []
     for name in sorted(os.listdir(log)):
+        if name.endswith(".cvd"):
+            continue
         with open(os.path.join(log, name), "rb") as f:
             parts = f.read().split(b"\0")
         calls.append([p.decode("utf-8", "replace") for p in parts[:-1]])
     return calls
+
+
+def read_call_cvds(log: str) -> list[str | None]:
+    """CUDA_VISIBLE_DEVICES each recorded call saw (None: unset), in the order of read_calls."""
+    out = []
+    for name in sorted(os.listdir(log)):
+        if name.endswith(".cvd"):
+            continue
+        cvd = os.path.join(log, name + ".cvd")
+        out.append(open(cvd, encoding="utf-8").read() if os.path.exists(cvd) else None)
+    return out
 
 
 def _capture_exit(fn, *a):
@@ -321,6 +336,84 @@ def interpret_torch(argv: list[str], step: dict, legacy: bool) -> list[str] | No
     return [cmd, *cmd_args]
 
 
+def interpret_deepspeed(argv: list[str], step: dict, env: dict, cvd: str | None, node_gpus: int) -> list[str] | None:
+    """deepspeed ARGV -> the command of local rank 0: DeepSpeed's own ``runner.main`` and then ``launch.main`` run on
+    the recorded command, with the processes they would start recorded instead of started, the node's GPU count
+    given by the case (this machine has one GPU; the resource filters are checked against ``node_gpus``) and the
+    ssh reachability check of a hostfile launch answered as reachable. ``CUDA_VISIBLE_DEVICES`` is what the shell
+    gave the command."""
+    import base64
+    import subprocess as sp
+
+    from deepspeed.accelerator import get_accelerator
+    from deepspeed.launcher import launch as dsl
+    from deepspeed.launcher import runner as dsr
+
+    class _Started:
+        pid, returncode = 0, 0
+
+        def poll(self):
+            return 0
+
+        def wait(self, *_a, **_k):
+            return 0
+
+        def send_signal(self, *_a):
+            pass
+
+    spawned = []
+
+    def popen(cmd, env=None, **_kw):
+        spawned.append((list(cmd), dict(env or {})))
+        return _Started()
+
+    acc = get_accelerator()
+    saved_env, saved_argv = dict(os.environ), list(sys.argv)
+    saved = (sp.Popen, sp.check_call, sp.check_output)
+    os.environ.clear()
+    os.environ.update(env)
+    os.environ.pop("CUDA_VISIBLE_DEVICES", None)
+    if cvd is not None:
+        os.environ["CUDA_VISIBLE_DEVICES"] = cvd
+    acc.device_count = lambda: node_gpus
+    sp.Popen, sp.check_call, sp.check_output = popen, (lambda *a, **k: 0), (lambda *a, **k: b"127.0.0.1\n")
+    try:
+        step["stage"] = "runner"
+        _r, err = _capture_exit(dsr.main, argv)
+        if err:
+            step["stage"], step["error"] = "parse", err
+            return None
+        if not spawned:
+            step["error"] = {"type": "OracleUnsupported", "message": "the runner started nothing", "where": None}
+            return None
+        runner_cmd = spawned[0][0]
+        at = runner_cmd.index("deepspeed.launcher.launch")
+        info = next(a for a in runner_cmd if a.startswith("--world_info="))
+        world = json.loads(base64.urlsafe_b64decode(info.split("=", 1)[1]))
+        step["world_info"] = world
+        step["world_size"] = sum(len(v) for v in world.values())
+        step["stage"] = "launch"
+        sys.argv = ["deepspeed.launcher.launch", *runner_cmd[at + 1:]]
+        dsl.main()
+    finally:
+        sp.Popen, sp.check_call, sp.check_output = saved
+        del acc.device_count
+        os.environ.clear()
+        os.environ.update(saved_env)
+        sys.argv = saved_argv
+    if len(spawned) < 2:
+        step["error"] = {"type": "OracleUnsupported", "message": "launch started no process", "where": None}
+        return None
+    cmd, child_env = spawned[1]
+    step["nproc_per_node"] = len(spawned) - 1
+    step["cuda_visible_devices"] = child_env.get("CUDA_VISIBLE_DEVICES")
+    if cvd and step["cuda_visible_devices"] != cvd:
+        step["anomalies"].append(f"CUDA_VISIBLE_DEVICES={cvd} set for the launcher; its processes get "
+                                 f"CUDA_VISIBLE_DEVICES={step['cuda_visible_devices']}")
+    step["stage"] = "script"
+    return [sys.executable if a == sys.executable else a for a in cmd]
+
+
 def run_script(cmd: list[str], folder: str, env: dict, timeout: int, step: dict, dist_env: bool = True):
     senv = dict(env)
     senv["CUDA_VISIBLE_DEVICES"] = ""
@@ -360,7 +453,7 @@ def dry(case: dict, folder: str, env: dict, result: dict):
     result["shell"] = {"rc": shell["rc"], "stderr_tail": shell["stderr"].splitlines()[-10:]}
     anomalies = shell_anomalies(shell["stderr"])
     steps = []
-    for call in read_calls(log):
+    for call, cvd in zip(read_calls(log), read_call_cvds(log)):
         tool, argv = call[0], call[1:]
         step = {"argv": call, "anomalies": []}
         steps.append(step)
@@ -369,6 +462,8 @@ def dry(case: dict, folder: str, env: dict, result: dict):
                 cmd = interpret_accelerate(argv, step)
             elif tool == "torchrun":
                 cmd = interpret_torch(argv, step, legacy=False)
+            elif tool == "deepspeed":
+                cmd = interpret_deepspeed(argv, step, env, cvd, int(case["oracle"].get("node_gpus", 8)))
             elif tool in ("python", "python3") and argv[:2] in (["-m", "torch.distributed.run"],):
                 cmd = interpret_torch(argv[2:], step, legacy=False)
             elif tool in ("python", "python3") and argv[:2] == ["-m", "torch.distributed.launch"]:
@@ -381,6 +476,9 @@ def dry(case: dict, folder: str, env: dict, result: dict):
                 cmd = None
         except BaseException as exc:  # noqa: BLE001 - every failure is a result
             step["error"] = _exc_record(exc)
+            missing = (getattr(exc, "name", None) or "").split(".")[0]
+            if isinstance(exc, ModuleNotFoundError) and missing in MISSING_LIBS:
+                step["unavailable"] = missing
             cmd = None
         m_at = next((i for i, a in enumerate((cmd or [])[:4]) if a == "-m"), None)
         if m_at is not None and cmd[m_at + 1:m_at + 2] == ["torchtitan.train"]:
@@ -533,7 +631,10 @@ def child_main(case_path: str, out_path: str):
         write_files(case, folder)
         env = dict(os.environ)
         env.update({str(k): str(v) for k, v in (case["oracle"].get("env") or {}).items()})
-        # Pure-Python sources carried to the machine (TRL, bitsandbytes' package folder), when given.
+        # Pure-Python sources carried to the machine (TRL, bitsandbytes' package folder), when given: for the
+        # scripts, and for this process (the deepspeed launcher's code runs here, interpret_deepspeed).
+        for site in reversed([p for p in os.environ.get("ORACLE_SITE", "").split(os.pathsep) if p]):
+            sys.path.insert(0, site)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (os.environ.get("ORACLE_SITE"), env.get("PYTHONPATH")) if p)
         try:
             MODES[case["oracle"]["mode"]](case, folder, env, result)
