@@ -153,11 +153,26 @@ std::vector<std::string> file_states(const std::vector<std::string>& files, unsi
   return out;
 }
 
-/// Everything that decides the findings besides file contents: the version, the options, where it runs and the
-/// project boundary (which depends on where `.git` folders are).
+/// The running program's size and modification time: a rebuilt program (new rules at the same version number, a
+/// development build) does not answer from the entries an earlier build wrote. Empty when it cannot be read.
+std::string program_stamp() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return "";
+  const auto size = fs::file_size(exe, ec);
+  if (ec) return "";
+  const auto mtime = fs::last_write_time(exe, ec);
+  if (ec) return "";
+  return std::to_string(size) + ":" + std::to_string(mtime.time_since_epoch().count());
+}
+
+/// Everything that decides the findings besides file contents: the version and the program itself, the options,
+/// where it runs and the project boundary (which depends on where `.git` folders are).
 std::string settings_key(const RunOptions& o, const CacheOptions& cache) {
   std::error_code ec;
+  static const std::string stamp = program_stamp();
   json j = {{"version", LAUNCHLINT_VERSION},
+            {"program", stamp},
             {"cwd", fs::current_path(ec).generic_string()},
             {"paths", o.paths},
             {"select", o.selection.select},

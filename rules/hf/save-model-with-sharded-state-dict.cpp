@@ -45,16 +45,16 @@ class SaveModelWithShardedStateDict final : public rule::Rule {
       const model::Effective* v = l.get(model::keys::kFsdpVersion);
       related = related_to(v != nullptr ? v->decided_by : nullptr, "FSDP2 is chosen here.");
     }
-    ctx.report(script->path(), save->callee_region,
-               "`" + save->receiver + ".save_model()` under FSDP while " + why +
-                   ": the Trainer writes the model only for FULL_STATE_DICT (transformers 5.17.0 "
-                   "`src/transformers/trainer.py:3951-3955`), so this call saves no weights that `from_pretrained` "
-                   "can load; the trained weights are kept only in the Trainer's sharded checkpoints, if it writes any. Set "
-                   "`fsdp_state_dict_type: "
-                   "FULL_STATE_DICT`, or call `" +
-                   save->receiver +
-                   ".accelerator.state.fsdp_plugin.set_state_dict_type(\"FULL_STATE_DICT\")` before saving.",
-               std::move(related));
+    ctx.report(
+        script->path(), save->callee_region,
+        "`" + save->receiver + ".save_model()` under FSDP while " + why +
+            ": the Trainer writes the model only for FULL_STATE_DICT (transformers 5.17.0 "
+            "`src/transformers/trainer.py:3951-3955`), so this call saves no weights that `from_pretrained` "
+            "can load; the trained weights are kept only in the Trainer's sharded checkpoints, if it writes any. Set "
+            "`fsdp_state_dict_type: "
+            "FULL_STATE_DICT`, or call `" +
+            save->receiver + ".accelerator.state.fsdp_plugin.set_state_dict_type(\"FULL_STATE_DICT\")` before saving.",
+        std::move(related));
   }
 };
 

@@ -415,6 +415,43 @@ def launch_cases():
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# Multi-node rendezvous (dry: torch's torchrun argument handling, accelerate's prepare_multi_gpu_env)
+
+def rendezvous_cases():
+    def dry(cid, expect, desc, launch, extra=None):
+        files = {"launch.sh": launch, "train.py": ARGPARSE_SCRIPT}
+        files.update(extra or {})
+        # What a cluster's job script would have set on the first node.
+        add(cid, "rendezvous", ["LCH010"], expect, desc, files, "dry",
+            env={"NODE_RANK": "0", "MASTER_ADDR": "10.0.0.1", "HEAD_NODE": "10.0.0.1"})
+
+    dry("lch10-torchrun-nnodes-no-endpoint", "misbehaves", "torchrun --nnodes 2 without --rdzv-endpoint or --master-addr",
+        "torchrun --nnodes 2 --nproc_per_node 8 --node_rank $NODE_RANK train.py\n")
+    dry("lch10-torchrun-c10d-no-endpoint", "misbehaves", "torchrun --nnodes 2 --rdzv-backend c10d without an endpoint",
+        "torchrun --nnodes 2 --nproc_per_node 8 --rdzv-backend c10d --rdzv-id job1 train.py\n")
+    dry("lch10-torchrun-standalone-nnodes", "misbehaves", "torchrun --standalone --nnodes 2",
+        "torchrun --standalone --nnodes 2 --nproc_per_node 8 train.py\n")
+    dry("lch10-ok-torchrun-endpoint", "runs", "near-miss: torchrun --nnodes 2 --rdzv-endpoint $HEAD:29500",
+        "torchrun --nnodes 2 --nproc_per_node 8 --rdzv-backend c10d --rdzv-endpoint $HEAD_NODE:29500 train.py\n")
+    dry("lch10-ok-torchrun-master-addr", "runs", "near-miss: torchrun --nnodes 2 --master_addr $MASTER_ADDR",
+        "torchrun --nnodes 2 --nproc_per_node 8 --node_rank $NODE_RANK --master_addr $MASTER_ADDR train.py\n")
+    dry("lch10-ok-torchrun-one-node", "runs", "near-miss: torchrun --nnodes 1",
+        "torchrun --nnodes 1 --nproc_per_node 8 train.py\n")
+    two_machines = ("compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\nmachine_rank: 0\n"
+                    "num_machines: 2\nnum_processes: 16\n")
+    dry("lch10-acc-no-main-process-ip", "misbehaves", "accelerate config num_machines 2 without main_process_ip",
+        "accelerate launch --config_file multi.yaml train.py\n", {"multi.yaml": two_machines})
+    dry("lch10-acc-same-network-no-ip", "misbehaves", "num_machines 2, same_network, no main_process_ip",
+        "accelerate launch --config_file multi.yaml train.py\n",
+        {"multi.yaml": two_machines + "same_network: true\nmain_process_port: 29500\n"})
+    dry("lch10-ok-acc-main-process-ip", "runs", "near-miss: num_machines 2 with main_process_ip",
+        "accelerate launch --config_file multi.yaml train.py\n",
+        {"multi.yaml": two_machines + "main_process_ip: 10.0.0.1\nmain_process_port: 29500\n"})
+    dry("lch10-ok-acc-ip-flag", "runs", "near-miss: main_process_ip on the command line",
+        "accelerate launch --config_file multi.yaml --main_process_ip $MASTER_ADDR train.py\n",
+        {"multi.yaml": two_machines})
+
+# ---------------------------------------------------------------------------------------------------------------
 # The `deepspeed` launcher (dry: DeepSpeed's runner and launch modules on the recorded command; a node of 8 GPUs)
 
 def deepspeed_launcher_cases():
@@ -863,6 +900,7 @@ def main():
     mdl_cases()
     launch_cases()
     deepspeed_launcher_cases()
+    rendezvous_cases()
     hf_cases()
     fsdp13_cases()
     trl_cases()

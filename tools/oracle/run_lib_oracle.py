@@ -281,6 +281,12 @@ def interpret_accelerate(argv: list[str], step: dict) -> list[str] | None:
     elif (args.use_fsdp or args.use_megatron_lm or args.multi_gpu) and not args.cpu:
         step["path"] = "multi_gpu"
         env = launch_utils.prepare_multi_gpu_env(args)
+        # Where the nodes meet (LCH010): prepare_multi_gpu_env formats main_process_ip into it, None included.
+        meet = getattr(args, "rdzv_endpoint", None) or getattr(args, "master_addr", None)
+        if int(args.num_machines or 1) > 1:
+            step["rendezvous"] = str(meet)
+            if meet is None or str(meet).startswith("None"):
+                step["anomalies"].append(f"{args.num_machines} machines rendezvous at '{meet}' (no main_process_ip)")
         nproc = int(args.nproc_per_node)
         step["nproc_per_node"] = nproc
         step["nnodes"] = int(args.num_machines or 1)
@@ -329,6 +335,13 @@ def interpret_torch(argv: list[str], step: dict, legacy: bool) -> list[str] | No
     step["nproc_per_node"] = config.nproc_per_node
     step["min_nodes"], step["max_nodes"] = config.min_nodes, config.max_nodes
     step["world_size"] = config.nproc_per_node * config.max_nodes
+    # Where the nodes meet (LCH010): on a multi-node launch an endpoint on this machine means every node waits
+    # for the others at home.
+    step["rdzv_backend"], step["rdzv_endpoint"] = config.rdzv_backend, config.rdzv_endpoint
+    host = (config.rdzv_endpoint or "").rsplit(":", 1)[0]
+    if config.max_nodes > 1 and host in ("", "localhost", "127.0.0.1"):
+        step["anomalies"].append(f"{config.max_nodes} nodes rendezvous at '{config.rdzv_endpoint}' "
+                                 f"({config.rdzv_backend}): every node's own machine")
     step["stage"] = "script"
     cmd_args = [a.replace("${local_rank}", "0") for a in cmd_args]
     if os.path.basename(cmd).startswith("python") or cmd == sys.executable:
