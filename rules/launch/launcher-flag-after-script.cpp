@@ -77,19 +77,46 @@ bool script_names(std::string_view source, const std::string& name) {
   return source.find(dashed) != std::string_view::npos;
 }
 
+/// A word that reads as a truth value (`true`, `'True'`, `1`, `yes`): what a user writes after a flag that takes none.
+bool is_truth_word(std::string_view w) {
+  for (std::string_view t : {"true", "True", "TRUE", "false", "False", "FALSE", "yes", "no", "1", "0"}) {
+    if (w == t) return true;
+  }
+  return false;
+}
+
 class LauncherFlagAfterScript final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
     if (!l.command || l.command_document == nullptr) return;
     const parse::LaunchCommand& cmd = *l.command;
     if (!launch::is_process_launcher(cmd.tool) || !cmd.script) return;
-    // The script must be known: a flag of the same name may be its own.
-    const model::Document* py = launch::python_script(l);
-    if (py == nullptr) return;
     const auto& flags = cmd.tool == parse::LaunchTool::AccelerateLaunch ? accelerate_flags()
                         : cmd.tool == parse::LaunchTool::Torchrun       ? torchrun_flags()
                                                                         : deepspeed_flags();
     const std::string launcher(parse::to_string(cmd.tool));
+    // `--same_network true train.py`: the flag takes no value, so the truth value is read as the script and every
+    // launcher flag after it goes to that "script" (accelerate#2240: the rendezvous endpoint became `None:None`).
+    if (cmd.script->known && is_truth_word(cmd.script->text) && !cmd.flags.empty() && !cmd.flags.back().value &&
+        !cmd.launcher_args.empty() && cmd.launcher_args.back().text.starts_with("-")) {
+      std::string lost;
+      for (const parse::Word& w : cmd.script_args) {
+        if (!w.known || !w.text.starts_with("--") || flags.count(launch::flag_name(w.text)) == 0) continue;
+        lost += (lost.empty() ? "`" : ", `") + w.text.substr(0, w.text.find('=')) + "`";
+      }
+      const std::string flag = cmd.launcher_args.back().text;
+      ctx.report(l.command_document->path(), cmd.script->region,
+                 "`" + flag + "` takes no value: `" + launcher + "` reads `" + cmd.script->text +
+                     "` as the training script and passes everything after it to that script" +
+                     (lost.empty() ? std::string(".") : ", so it never sees " + lost + ".") + " Write `" + flag +
+                     "` alone.",
+                 {rule::RelatedLocation{l.command_document->path(), cmd.launcher_args.back().region,
+                                        "this flag takes no value"}});
+      return;
+    }
+    // The script must be known: a flag of the same name may be its own.
+    const model::Document* py = launch::python_script(l);
+    if (py == nullptr) return;
     for (const parse::Word& w : cmd.script_args) {
       if (!w.known || !w.text.starts_with("--")) continue;
       const std::string name = launch::flag_name(w.text);

@@ -447,6 +447,11 @@ def rendezvous_cases():
     dry("lch10-ok-acc-main-process-ip", "runs", "near-miss: num_machines 2 with main_process_ip",
         "accelerate launch --config_file multi.yaml train.py\n",
         {"multi.yaml": two_machines + "main_process_ip: 10.0.0.1\nmain_process_port: 29500\n"})
+    add("lch1-acc-store-true-with-value", "rendezvous", ["LCH001"], "raises",
+        "--same_network true (a flag without a value): `true` becomes the script, the launcher flags after it go to it",
+        {"launch.sh": "accelerate launch --num_processes 16 --num_machines 2 --multi_gpu --same_network true "
+                      "--main_process_ip 10.0.0.1 --main_process_port 29500 train.py\n",
+         "train.py": ARGPARSE_SCRIPT}, "dry")
     dry("lch10-ok-acc-ip-flag", "runs", "near-miss: main_process_ip on the command line",
         "accelerate launch --config_file multi.yaml --main_process_ip $MASTER_ADDR train.py\n",
         {"multi.yaml": two_machines})
