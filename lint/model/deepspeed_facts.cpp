@@ -27,9 +27,9 @@ bool is_training_arguments_class(std::string_view name) {
   if (name == "TrainingArguments" || name == "Seq2SeqTrainingArguments") return true;
   // TRL's configs are TrainingArguments subclasses (SFTConfig, DPOConfig, GRPOConfig, ...).
   static constexpr std::array<std::string_view, 15> kTrl = {
-      "SFTConfig",  "DPOConfig", "GRPOConfig",   "KTOConfig",       "ORPOConfig", "CPOConfig", "PPOConfig",
-      "RLOOConfig", "BCOConfig", "RewardConfig", "OnlineDPOConfig", "GKDConfig",  "PRMConfig", "XPOConfig",
-      "NashMDConfig"};
+      "SFTConfig",       "DPOConfig", "GRPOConfig", "KTOConfig", "ORPOConfig",
+      "CPOConfig",       "PPOConfig", "RLOOConfig", "BCOConfig", "RewardConfig",
+      "OnlineDPOConfig", "GKDConfig", "PRMConfig",  "XPOConfig", "NashMDConfig"};
   return std::find(kTrl.begin(), kTrl.end(), name) != kTrl.end();
 }
 
@@ -198,6 +198,11 @@ DeepSpeedState deepspeed_state(const Launch& l) {
   const Document* script = launch_script(l);
   if (script != nullptr) {
     const PythonFacts& py = *script->python;
+    // LLaMA-Factory's entry scripts (`src/train.py`, the older `src/train_bash.py`: `from llamafactory import ...`)
+    // hand their flags to its HfArgumentParser and train with the HF Trainer.
+    for (const auto& [local, qualified] : py.imports) {
+      if (qualified.starts_with("llamafactory") || qualified.starts_with("llmtuner")) integration = true;
+    }
     for (const PyCall& c : py.calls) {
       // Asked by a dozen rules for every launch, over every call of the script: the names below all end in one of
       // these letters (Trainer, Parser, Accelerator; initialize; DeepSpeedStrategy; Fabric; ...Arguments;

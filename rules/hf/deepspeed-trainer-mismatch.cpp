@@ -77,7 +77,8 @@ class TrainerArgs {
         // TRL's configs keep fp16's default (false) and, from TRL 0.19, set an unset `bf16` to `not fp16`
         // (trl v0.19.0 trl/trainer/sft_config.py:252; trl v1.9.0 trl/trainer/base_config.py:105).
         trl_precision_ = c.name != "TrainingArguments" && c.name != "Seq2SeqTrainingArguments" &&
-                         !c.has_unresolved_unpacking && model::target_versions().at_least("trl", model::Version{0, 19, 0});
+                         !c.has_unresolved_unpacking &&
+                         model::target_versions().at_least("trl", model::Version{0, 19, 0});
       }
       if (c.name == "HfArgumentParser") {
         parser_ = true;
@@ -116,7 +117,8 @@ class TrainerArgs {
         return ArgValue{*n, {f->path, f->region, "--" + f->name + " " + f->value->text}};
       return std::nullopt;
     }
-    if (call_ != nullptr && trl_precision_ && (p.arg == std::string_view("fp16") || p.arg == std::string_view("bf16"))) {
+    if (call_ != nullptr && trl_precision_ &&
+        (p.arg == std::string_view("fp16") || p.arg == std::string_view("bf16"))) {
       if (p.arg == std::string_view("fp16")) return ArgValue{0.0, {"", {}, "fp16 (default)"}};
       // bf16 left out: `not fp16`.
       const model::PyArg* fp16 = call_->keyword("fp16");
@@ -209,7 +211,8 @@ class DeepspeedTrainerMismatch final : public rule::Rule {
     ctx.report(doc.path(), n->region,
                "DeepSpeed `optimizer.params.betas` is [" + show(n->items[0].number, false) + ", " +
                    show(n->items[1].number, false) + "] but the Trainer's `adam_beta1`, `adam_beta2` are [" +
-                   show(b1->number, false) + ", " + show(b2->number, false) + "]" + (defaults ? " (their defaults)" : "") +
+                   show(b1->number, false) + ", " + show(b2->number, false) + "]" +
+                   (defaults ? " (their defaults)" : "") +
                    ": the Trainer collects the mismatch and raises ValueError(\"Please correct the following DeepSpeed "
                    "config values that mismatch TrainingArguments values\") when train() starts (transformers 5.17.0 "
                    "`src/transformers/integrations/deepspeed.py:105-129, 253-258`). Set `betas` to \"auto\", or pass "

@@ -68,8 +68,11 @@ class DeviceMapInMultiProcessLaunch final : public rule::Rule {
         const model::PyArg* dm = c.keyword("device_map");
         if (dm == nullptr || !spreads(dm->value)) continue;
         ctx.report(d->path(), dm->region,
-                   "`device_map=\"" + dm->value.text + "\"` spreads the model over every GPU the process sees, and "
-                       "this launch starts " + std::to_string(*world) + " data-parallel processes: accelerate's "
+                   "`device_map=\"" + dm->value.text +
+                       "\"` spreads the model over every GPU the process sees, and "
+                       "this launch starts " +
+                       std::to_string(*world) +
+                       " data-parallel processes: accelerate's "
                        "`prepare()` (also inside the Trainer) raises \"You can't train a model that has been loaded "
                        "with `device_map='auto'` in any distributed mode\". Load one replica per process "
                        "(`device_map={\"\": local_rank}`), or launch a single process to split the model.",

@@ -23,7 +23,7 @@ struct Flag {
 using Getter = std::function<Flag(std::string_view)>;
 
 constexpr std::pair<std::string_view, std::string_view> kPairs[] = {{"fp16", "bf16"},
-                                                                   {"fp16_full_eval", "bf16_full_eval"}};
+                                                                    {"fp16_full_eval", "bf16_full_eval"}};
 
 void check(const Getter& get, const std::string& origin, rule::RuleContext& ctx) {
   for (const auto& [half, brain] : kPairs) {
@@ -120,6 +120,8 @@ class Fp16AndBf16Together final : public rule::Rule {
 
 }  // namespace
 
-std::unique_ptr<rule::Rule> make_fp16_and_bf16_together() { return std::make_unique<Fp16AndBf16Together>(); }
+std::unique_ptr<rule::Rule> make_fp16_and_bf16_together() {
+  return std::make_unique<Fp16AndBf16Together>();
+}
 
 }  // namespace lint::rules

@@ -1,18 +1,11 @@
 // HF016: `trainer.save_model()` in an FSDP launch whose plugin's state dict type is SHARDED_STATE_DICT: the Trainer
 // writes the model only for FULL_STATE_DICT (transformers 5.17.0 src/transformers/trainer.py:3951-3955), so the
 // final save writes no weights `from_pretrained` can load.
-#include <string_view>
-
 #include "lint/model/deepspeed_facts.hpp"
 #include "rules/hf/trainer_support.hpp"
 
 namespace lint::rules {
 namespace {
-
-/// A class name that is an HF / TRL trainer (`Trainer`, `Seq2SeqTrainer`, `SFTTrainer`, `ORPOTrainer`).
-bool is_trainer_class(std::string_view n) {
-  return n.ends_with("Trainer") && !n.starts_with("Lightning");
-}
 
 class SaveModelWithShardedStateDict final : public rule::Rule {
  public:
@@ -23,21 +16,15 @@ class SaveModelWithShardedStateDict final : public rule::Rule {
     const model::Effective* sdt = l.get(model::keys::kStateDictType);
     if (sdt == nullptr || sdt->value.kind != model::ValueKind::String || sdt->value.text != "SHARDED_STATE_DICT")
       return;
-    bool trainer = false;
-    const model::PyCall* save = nullptr;
     for (const model::PyCall& c : script->python->calls) {
-      if (is_trainer_class(c.name)) trainer = true;
       // The usual workaround switches the plugin to a full state dict before saving.
       if (c.name == "set_state_dict_type") return;
-      // `accelerator.save_model(model, dir)` gathers a full state dict itself.
-      if (c.name == "save_model" && !c.receiver.empty() && c.receiver.find("accelerator") == std::string::npos &&
-          save == nullptr)
-        save = &c;
     }
     for (const model::PyAttributeAssignment& a : script->python->attribute_assignments) {
       if (a.attribute == "state_dict_type") return;
     }
-    if (!trainer || save == nullptr) return;
+    const model::PyCall* save = trainer::trainer_save_model_call(*script->python);
+    if (save == nullptr) return;
     std::vector<rule::RelatedLocation> related = related_to(sdt->decided_by, "The state dict type is set here.");
     std::string why = "the FSDP plugin's `state_dict_type` is SHARDED_STATE_DICT";
     if (related.empty()) {

@@ -66,8 +66,9 @@ class SaveOnlyModelWithShardedStateDict final : public rule::Rule {
     std::string why = "`state_dict_type` is SHARDED_STATE_DICT";
     if (related.empty()) {
       // A default: accelerate's FSDP2 default is SHARDED_STATE_DICT (FSDP1's is FULL_STATE_DICT).
-      why = "the FSDP plugin's `state_dict_type` is SHARDED_STATE_DICT, accelerate's default under FSDP2 (accelerate "
-            "1.15.0 `src/accelerate/utils/dataclasses.py:2047-2050`)";
+      why =
+          "the FSDP plugin's `state_dict_type` is SHARDED_STATE_DICT, accelerate's default under FSDP2 (accelerate "
+          "1.15.0 `src/accelerate/utils/dataclasses.py:2047-2050`)";
       const model::Effective* v = l.get(model::keys::kFsdpVersion);
       related = related_to(v != nullptr ? v->decided_by : nullptr, "FSDP2 is chosen here.");
     }

@@ -25,9 +25,9 @@ bool contains(std::span<const std::string_view> list, std::string_view s) {
 
 /// One key of the config, wherever it was written.
 struct Item {
-  std::string key;         ///< as written
-  source::Region region;   ///< where to report
-  model::Value value;      ///< its value (Unknown when not known)
+  std::string key;        ///< as written
+  source::Region region;  ///< where to report
+  model::Value value;     ///< its value (Unknown when not known)
 };
 
 /// The FSDP version the Trainer uses (trainer::fsdp_config_pick: `fsdp_version` beats `version`, pop-then-assign,
@@ -97,15 +97,15 @@ std::string strategy_message(const std::string& spelled, const Item& it, std::op
   } else if (it.value.kind == ValueKind::Int) {
     strategy = model::accelerate::parse_strategy(std::to_string(it.value.integer));
   }
-  if (!strategy) return m + " Use " + fsdp_option(python, "full_shard") + " or " +
-                        fsdp_option(python, "shard_grad_op") + ".";
+  if (!strategy)
+    return m + " Use " + fsdp_option(python, "full_shard") + " or " + fsdp_option(python, "shard_grad_op") + ".";
   const std::string word = lower(*strategy);
   if (version == 2 && word != "full_shard" && word != "shard_grad_op") {
-    return m + " Use " + fsdp_option(python, word) + " with `version: 1`: FSDP2 (the default) rejects `" + word +
-           "`.";
+    return m + " Use " + fsdp_option(python, word) + " with `version: 1`: FSDP2 (the default) rejects `" + word + "`.";
   }
   m += " Use " + fsdp_option(python, word);
-  if (version == 2) m += std::string(" or set `reshard_after_forward: ") + (word == "full_shard" ? "true" : "false") + "`";
+  if (version == 2)
+    m += std::string(" or set `reshard_after_forward: ") + (word == "full_shard" ? "true" : "false") + "`";
   return m + ".";
 }
 
@@ -165,11 +165,11 @@ class TrainerIgnoresFsdpConfigKey final : public rule::Rule {
                    spelled +
                        " is never read by the Trainer (transformers 5.17): it is silently dropped; CPU offload "
                        "comes from `cpu_offload` or the `offload` word of the `fsdp` option. Use `cpu_offload: true` "
-                       "or " + fsdp_option(python, "full_shard offload") + ".");
+                       "or " +
+                       fsdp_option(python, "full_shard offload") + ".");
         continue;
       }
-      std::string message =
-          spelled + " is not a key the Trainer reads (transformers 5.17): it is silently dropped.";
+      std::string message = spelled + " is not a key the Trainer reads (transformers 5.17): it is silently dropped.";
       const bool with_prefix = trainer::fsdp_config_key(it.key) != it.key;
       if (auto best = model::accelerate::closest(it.key, with_prefix ? prefixed : names); !best.empty()) {
         message += " Did you mean `" + std::string(best) + "`?";

@@ -7,9 +7,9 @@
 #include <string_view>
 #include <vector>
 
-#include "rules/support.hpp"
 #include "lint/model/deepspeed_facts.hpp"
 #include "lint/model/trainer/schema.hpp"
+#include "rules/support.hpp"
 
 namespace lint::rules::trainer {
 
@@ -33,7 +33,9 @@ struct TrainerArgs {
 };
 
 /// TrainingArguments and its subclasses (TRL's configs): one list, model::is_training_arguments_class.
-inline bool is_trainer_args_name(std::string_view n) { return model::is_training_arguments_class(n); }
+inline bool is_trainer_args_name(std::string_view n) {
+  return model::is_training_arguments_class(n);
+}
 
 inline bool is_trl_name(std::string_view n) {
   return n.ends_with("Config") && n != "TrainingArguments";
@@ -193,6 +195,31 @@ inline std::vector<TrainerArgs> trainer_args(const model::Launch& l) {
     if (any) out.push_back(std::move(t));
   }
   return out;
+}
+
+/// The first `<trainer>.save_model(...)` of a script that builds an HF / TRL trainer (`Trainer`, `SFTTrainer`,
+/// `ORPOTrainer`), or nullptr. `accelerator.save_model(model, dir)` is not one: it gathers a full state dict itself.
+inline const model::PyCall* trainer_save_model_call(const model::PythonFacts& py) {
+  bool trainer = false;
+  const model::PyCall* save = nullptr;
+  for (const model::PyCall& c : py.calls) {
+    if (c.name.ends_with("Trainer") && !c.name.starts_with("Lightning")) trainer = true;
+    if (save == nullptr && c.name == "save_model" && !c.receiver.empty() &&
+        c.receiver.find("accelerator") == std::string::npos)
+      save = &c;
+  }
+  return trainer ? save : nullptr;
+}
+
+/// Whether a script trains a PEFT model (imports peft, calls `get_peft_model`, passes `peft_config=`).
+inline bool uses_peft(const model::PythonFacts& py) {
+  for (const auto& [local, qualified] : py.imports) {
+    if (qualified == "peft" || qualified.starts_with("peft.")) return true;
+  }
+  for (const model::PyCall& c : py.calls) {
+    if (c.name == "get_peft_model" || c.keyword("peft_config") != nullptr) return true;
+  }
+  return false;
 }
 
 }  // namespace lint::rules::trainer
