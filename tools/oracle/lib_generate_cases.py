@@ -810,6 +810,96 @@ def yaml_tag_cases():
              "train.py": ARGPARSE_SCRIPT}, "dry")
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# accelerate + DeepSpeed prepare() without a DataLoader (ACC012), the deepspeed launcher's resource filters
+# (LCH009; `run` mode through the `deepspeed` wrapper, DeepSpeed carried as for the DeepSpeed oracle), and
+# HfArgumentParser over the script's own dataclasses under a launcher that appends a local-rank option (LCH007).
+
+ACC12_YAML = ("compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\ndeepspeed_config:\n"
+              "  zero_stage: 2\nmixed_precision: 'no'\nnum_machines: 1\nnum_processes: 1\n")
+ACC12_SCRIPT = (
+    "import torch\n"
+    "from accelerate import Accelerator\n"
+    "from torch.utils.data import DataLoader\n\n"
+    "accelerator = Accelerator()\n"
+    "model = torch.nn.Linear(16, 16)\n"
+    "optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)\n"
+    "train_dataloader = DataLoader([torch.zeros(16) for _ in range(8)], batch_size=2)\n"
+    "@PREPARE@\n"
+    'print("ORACLE prepared", type(model).__name__)\n'
+)
+HF_OWN_DATACLASSES_SCRIPT = (
+    "from dataclasses import dataclass\n\n"
+    "from transformers import HfArgumentParser\n\n\n"
+    "@dataclass\n"
+    "class ModelArguments:\n"
+    '    model_name_or_path: str = "tiny"\n@FIELD@\n\n'
+    "parser = HfArgumentParser((ModelArguments,))\n"
+    "(model_args,) = parser.parse_args_into_dataclasses()\n"
+    'print("ORACLE args", model_args)\n'
+)
+DS_TRAIN_SCRIPT = (
+    "import argparse\n\n"
+    "parser = argparse.ArgumentParser()\n"
+    'parser.add_argument("--local_rank", type=int, default=-1)\n'
+    "args = parser.parse_args()\n"
+    'print("ORACLE local_rank", args.local_rank)\n'
+)
+
+
+def recall6_cases():
+    def acc12(cid, expect, desc, prepare, extra=None, yaml=ACC12_YAML):
+        files = {"launch.sh": "accelerate launch --config_file ds.yaml train.py\n", "ds.yaml": yaml,
+                 "train.py": ACC12_SCRIPT.replace("@PREPARE@", prepare)}
+        files.update(extra or {})
+        add(cid, "accelerate_deepspeed", ["ACC012"], expect, desc, files, "run", gpu=True)
+
+    acc12("acc12-prepare-without-dataloader", "raises",
+          "DEEPSPEED from the config section (micro batch \"auto\"), prepare(model, optimizer) only",
+          "model, optimizer = accelerator.prepare(model, optimizer)")
+    acc12("acc12-ok-dataloader-prepared", "runs", "near-miss: the DataLoader is prepared with the model",
+          "model, optimizer, train_dataloader = accelerator.prepare(model, optimizer, train_dataloader)")
+    acc12("acc12-ok-json-micro-batch", "runs", "near-miss: deepspeed_config_file with an integer micro batch",
+          "model, optimizer = accelerator.prepare(model, optimizer)",
+          extra={"ds.json": json.dumps({"train_micro_batch_size_per_gpu": 2, "gradient_accumulation_steps": 1,
+                                        "zero_optimization": {"stage": 2}}, indent=1) + "\n"},
+          yaml=ACC12_YAML.replace("  zero_stage: 2\n", "  deepspeed_config_file: ds.json\n"))
+    acc12("acc12-json-auto-micro-batch", "raises", "deepspeed_config_file whose micro batch is \"auto\"",
+          "model, optimizer = accelerator.prepare(model, optimizer)",
+          extra={"ds.json": json.dumps({"train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": 1,
+                                        "zero_optimization": {"stage": 2}}, indent=1) + "\n"},
+          yaml=ACC12_YAML.replace("  zero_stage: 2\n", "  deepspeed_config_file: ds.json\n"))
+
+    def lch9(cid, expect, desc, launch, hostfile=None):
+        files = {"launch.sh": launch, "train.py": DS_TRAIN_SCRIPT}
+        if hostfile is not None:
+            files["hostfile"] = hostfile
+        add(cid, "launch_command", ["LCH009"], expect, desc, files, "run", gpu=True)
+
+    lch9("lch9-include-and-exclude", "raises", "deepspeed --include with --exclude",
+         "deepspeed --include localhost:0 --exclude localhost:1 train.py\n")
+    lch9("lch9-num-gpus-with-include", "raises", "deepspeed --num_gpus with --include",
+         "deepspeed --num_gpus 1 --include localhost:0 train.py\n")
+    lch9("lch9-host-not-in-hostfile", "raises", "--include names a host the hostfile does not list",
+         "deepspeed --hostfile hostfile --include worker-2:0 train.py\n", hostfile="localhost slots=1\n")
+    lch9("lch9-exclude-slot-beyond-hostfile", "raises", "--exclude names a slot past the host's slots",
+         "deepspeed --hostfile hostfile --exclude localhost:3 train.py\n", hostfile="localhost slots=1\n")
+    lch9("lch9-include-slot-beyond-hostfile", "raises",
+         "--include names a slot past the host's slots (rejected before DeepSpeed 0.15.2; the oracle carries 0.14.5)",
+         "deepspeed --hostfile hostfile --include localhost:3 train.py\n", hostfile="localhost slots=1\n")
+    lch9("lch9-ok-include-alone", "runs", "near-miss: --include alone, a GPU of the machine",
+         "deepspeed --include localhost:0 train.py\n")
+
+    add("lch7-hfparser-own-dataclasses", "launch_command", ["LCH007"], "raises",
+        "torch.distributed.launch, HfArgumentParser over the script's own dataclass without local_rank",
+        {"launch.sh": "python -m torch.distributed.launch --nproc_per_node 1 train.py --model_name_or_path m\n",
+         "train.py": HF_OWN_DATACLASSES_SCRIPT.replace("@FIELD@", "")}, "dry")
+    add("lch7-ok-hfparser-own-local-rank-field", "launch_command", ["LCH007"], "runs",
+        "near-miss: the script's own dataclass has a local_rank field",
+        {"launch.sh": "python -m torch.distributed.launch --nproc_per_node 1 train.py --model_name_or_path m\n",
+         "train.py": HF_OWN_DATACLASSES_SCRIPT.replace("@FIELD@", "    local_rank: int = -1\n")}, "dry")
+
+
 def main():
     titan_cases()
     yaml_tag_cases()
@@ -820,6 +910,7 @@ def main():
     trl_cases()
     lightning_cases()
     bnb_cases()
+    recall6_cases()
     out = Path(__file__).with_name("lib_cases.json")
     doc = {"format": "launchlint-lib-oracle-cases/1", "generated_by": "tools/oracle/lib_generate_cases.py",
            "count": len(CASES), "cases": CASES}
