@@ -1,6 +1,7 @@
 // LCH009: the `deepspeed` launcher's resource filters that its runner rejects before starting anything (DeepSpeed
 // 0.19.5 deepspeed/launcher/runner.py): --include with --exclude (:325-326), --num_gpus/--num_nodes with
-// --include/--exclude (:462-464), and, against a hostfile of the project, a host it does not list (:343-346,
+// --include/--exclude (:462-464), a slot int() rejects (:292-293), an --include host without slots from 0.15.2 to
+// 0.19.5 (dropped as empty), and, against a hostfile of the project, a host it does not list (:343-346,
 // :359-363) or a slot the host does not declare (:347-349; for --include only before DeepSpeed 0.15.2: from then on
 // parse_inclusion_exclusion takes the included slots as the host's own, runner.py:391-398).
 #include <algorithm>
@@ -148,14 +149,35 @@ class DeepspeedResourceFilterRejected final : public rule::Rule {
       return;
     }
 
+    // DeepSpeed 0.15.2 to 0.19.5 (#6530) seed each included host with the slots the filter names
+    // (runner.py:391-398): a host named without slots gets none and is dropped as empty (runner.py:366, 375-379).
+    // With no host left the runner or launch.py fails on an empty list (runner.py:484, launch.py:165); otherwise
+    // the job runs without that host.
+    const bool is_include = filter == include;
+    const model::TargetVersions& tv = model::target_versions();
+    if (is_include && tv.at_least("deepspeed", model::Version{0, 15, 2}) &&
+        tv.older_than("deepspeed", model::Version{0, 19, 6}) == true) {
+      for (const NodeSpec& s : *specs) {
+        if (!s.slots.empty()) continue;
+        ctx.report(path, filter->region,
+                   "`" + written(*filter) + "` names host `" + s.host + "` without slots: DeepSpeed " +
+                       tv.get("deepspeed").display() +
+                       " takes an included host's slots from the filter itself (deepspeed/launcher/runner.py:391-398 "
+                       "at 0.19.5, since 0.15.2), so the host gets none and is dropped (runner.py:366, 375-379); with "
+                       "no host left the launch fails with \"IndexError: list index out of range\" (runner.py:484, "
+                       "launch.py:165), otherwise it runs without `" +
+                       s.host + "`. Name the GPUs: `--include " + s.host + ":0,1,...`.");
+        return;
+      }
+    }
+
     // Against the hostfile, when the project holds it.
     if (l.hostfile == nullptr || !l.hostfile->source) return;
     const std::optional<std::vector<model::HostfileHost>> hosts = model::read_hostfile(*l.hostfile->source);
     if (!hosts) return;
-    const bool is_include = filter == include;
     // Before 0.15.2 an included slot had to be one of the host's (0.15.1 runner.py:310-312, 355-358); from 0.15.2 the
     // included slots are taken as the host's own.
-    const bool include_slots_checked = model::target_versions().before("deepspeed", model::Version{0, 15, 2});
+    const bool include_slots_checked = tv.before("deepspeed", model::Version{0, 15, 2});
     const std::string hostfile = l.hostfile->path();
     for (const NodeSpec& s : *specs) {
       const auto h =
