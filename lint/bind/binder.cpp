@@ -230,6 +230,7 @@ model::BoundInputs bind_command(DocumentSet& docs, const CommandSite& site, cons
   in.axolotl = pick(refs.axolotl, model::DocKind::AxolotlConfig);
   in.llamafactory = pick(refs.llamafactory, model::DocKind::LlamaFactoryConfig);
   in.trainer_args = pick(refs.trainer_args, model::DocKind::TrainerArgsConfig);
+  in.hostfile = refs.hostfile.empty() ? nullptr : docs.find_or_load(refs.hostfile);
   // A LLaMA-Factory or axolotl config drives its launch: the script is the tool's own entry point.
   const bool config_driven = in.llamafactory != nullptr || in.axolotl != nullptr;
   if (const model::Document* entry = config_driven ? nullptr : docs.find_or_load(refs.script);

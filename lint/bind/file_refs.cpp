@@ -95,6 +95,15 @@ FileRefs referenced_files(const model::Document& script_doc, const parse::Launch
   };
   if (const parse::Flag* f = parse::find_flag(cmd, "config_file"); f != nullptr && f->value)
     add(refs.accelerate_config, *f->value, "accelerate config");
+  // The deepspeed launcher's hostfile (a relative path: the default /job/hostfile and other absolute paths are
+  // machine paths, not files of the project). Not listed as written: a missing hostfile is a warning of the runner.
+  if (cmd.tool == LaunchTool::DeepSpeed) {
+    for (const char* name : {"hostfile", "H"}) {
+      if (const parse::Flag* f = parse::find_flag(cmd, name);
+          f != nullptr && f->value && f->value->known && !f->value->text.empty() && f->value->text.front() != '/')
+        add(refs.hostfile, *f->value);
+    }
+  }
   if (cmd.script) {
     if (cmd.tool == LaunchTool::Axolotl) {
       add(refs.axolotl, *cmd.script, "axolotl config");

@@ -22,7 +22,7 @@ std::vector<std::string> path_candidates(const model::Document& script_doc, cons
 /// Paths a launch command refers to, relative to the working directory, in the order they are tried.
 struct FileRefs {
   std::vector<std::string> accelerate_config, script, trainer_fsdp_config, deepspeed, torchtitan, axolotl, llamafactory,
-      trainer_args;
+      trainer_args, hostfile;
   /// Each file the command names, as written, with what it is and its candidates (LL006 reports one that is not
   /// found). Modules (`-m pkg.mod`) are not listed: they may be installed packages.
   struct Written {

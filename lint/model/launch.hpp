@@ -52,6 +52,9 @@ class Launch {
   const Document* command_document = nullptr;  ///< the launch script, if any
   source::Region command_region;               ///< the launch command in it
   std::optional<parse::LaunchCommand> command;  ///< the launch command, when the launch has one
+  /// The `deepspeed -H/--hostfile` file, when the command names one that was read (its lines: hostfile.hpp). Not
+  /// among `documents`: it is no config file.
+  const Document* hostfile = nullptr;
 
   /// Adds an assignment; returns a stable pointer.
   const Setting* add(Setting s);

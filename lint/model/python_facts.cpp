@@ -618,6 +618,7 @@ class Extractor {
     for (const Pending& p : pending_attributes_) {
       if (auto a = build_attribute_assignment(p)) facts.attribute_assignments.push_back(std::move(*a));
     }
+    facts.classes = std::move(classes_);
     facts.imports = std::map<std::string, std::string>(std::make_move_iterator(imports_.begin()),
                                                        std::make_move_iterator(imports_.end()));
     return facts;
@@ -729,11 +730,57 @@ class Extractor {
     } else if (s == g_.function_definition || s == g_.class_definition) {
       bind_opaque(f.scope, text(launchlint_child_by_field_id(node, g_.f_name)));
       if (s == g_.function_definition) bind_parameters(launchlint_child_by_field_id(node, g_.f_parameters), f);
+      if (s == g_.class_definition) on_class(node, f.scope);
     } else if (s == g_.lambda) {
       bind_parameters(launchlint_child_by_field_id(node, g_.f_parameters), f);
     } else if (s == g_.import_statement || s == g_.import_from_statement) {
       on_import(node, f.scope);
     }
+  }
+
+  /// A dotted name (`a.b`, a call's function for `@dataclass(...)`) qualified through imports, or "" when it is not
+  /// one.
+  std::string dotted_name_of(TSNode n, int scope) {
+    if (is(n, g_.call)) n = launchlint_child_by_field_id(n, g_.f_function);
+    const auto parts = dotted_parts(n);
+    return parts ? qualify(*parts, scope) : std::string();
+  }
+
+  void on_class(TSNode node, int scope) {
+    static const TSFieldId f_superclasses = ts_language_field_id_for_name(tree_sitter_python(), "superclasses", 12);
+    static const TSFieldId f_type = ts_language_field_id_for_name(tree_sitter_python(), "type", 4);
+    const TSNode name = launchlint_child_by_field_id(node, g_.f_name);
+    if (ts_node_is_null(name)) return;
+    PyClass c;
+    c.name = std::string(text(name));
+    c.region = positions_.region(name);
+    if (const TSNode supers = launchlint_child_by_field_id(node, f_superclasses); !ts_node_is_null(supers)) {
+      for (std::uint32_t i = 0; i < ts_node_named_child_count(supers); ++i) {
+        const TSNode b = ts_node_named_child(supers, i);
+        if (is(b, g_.keyword_argument)) continue;  // metaclass=...
+        c.bases.push_back(dotted_name_of(b, scope));
+      }
+    }
+    if (const TSNode parent = ts_node_parent(node);
+        !ts_node_is_null(parent) && std::string_view(ts_node_type(parent)) == "decorated_definition") {
+      for (std::uint32_t i = 0; i < ts_node_named_child_count(parent); ++i) {
+        const TSNode d = ts_node_named_child(parent, i);
+        if (std::string_view(ts_node_type(d)) != "decorator" || ts_node_named_child_count(d) == 0) continue;
+        c.decorators.push_back(dotted_name_of(ts_node_named_child(d, 0), scope));
+      }
+    }
+    if (const TSNode body = launchlint_child_by_field_id(node, g_.f_body); !ts_node_is_null(body)) {
+      for (std::uint32_t i = 0; i < ts_node_named_child_count(body); ++i) {
+        const TSNode st = ts_node_named_child(body, i);
+        if (std::string_view(ts_node_type(st)) != "expression_statement" || ts_node_named_child_count(st) == 0)
+          continue;
+        const TSNode a = ts_node_named_child(st, 0);
+        if (!is(a, g_.assignment) || ts_node_is_null(launchlint_child_by_field_id(a, f_type))) continue;
+        const TSNode left = launchlint_child_by_field_id(a, g_.f_left);
+        if (is(left, g_.identifier)) c.fields.emplace_back(text(left));
+      }
+    }
+    classes_.push_back(std::move(c));
   }
 
   void on_assignment(TSNode node, const Frame& f) {
@@ -1385,6 +1432,7 @@ class Extractor {
   std::vector<Scope> scopes_;
   std::vector<Pending> pending_calls_;
   std::vector<Pending> pending_attributes_;
+  std::vector<PyClass> classes_;
   std::map<std::string, std::string, std::less<>> imports_;  ///< looked up by string_view: no copy per query
   std::uint64_t value_budget_;
   std::uint64_t value_spent_ = 0;

@@ -47,8 +47,19 @@ struct PyAttributeAssignment {
   std::string function;
 };
 
+/// `class Name(Base, ...):` at any level of the file, with the names its own body annotates (`name: type = ...`,
+/// the fields of a dataclass). Nothing of a base class defined elsewhere is known.
+struct PyClass {
+  std::string name;
+  std::vector<std::string> bases;       ///< qualified through imports, else as written (`TrainingArguments`)
+  std::vector<std::string> decorators;  ///< qualified names, arguments dropped (`dataclasses.dataclass`)
+  std::vector<std::string> fields;      ///< annotated names of the class body, in order
+  source::Region region;                ///< the `class` line's name
+};
+
 struct PythonFacts {
   std::vector<PyCall> calls;                          ///< in source order
+  std::vector<PyClass> classes;                       ///< in source order
   std::vector<PyAttributeAssignment> attribute_assignments;
   std::map<std::string, std::string> imports;         ///< local name -> qualified name
   std::vector<parse::ParseError> syntax_errors;

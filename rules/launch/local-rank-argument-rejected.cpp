@@ -2,8 +2,11 @@
 // unless --no_local_rank, DeepSpeed deepspeed/launcher/launch.py:260-262; `python -m torch.distributed.launch`:
 // `--local-rank=N` unless --use-env, torch torch/distributed/run.py `config_from_args`), and the script parses its
 // arguments with argparse's parse_args() without defining that option: argparse exits with "unrecognized arguments".
+// Also for HfArgumentParser over the script's own dataclasses, none with a `local_rank` field:
+// parse_args_into_dataclasses() raises "Some specified arguments are not used by the HfArgumentParser".
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,6 +62,62 @@ bool passed_to_a_call(const std::string& text, const std::string& name) {
   return false;
 }
 
+/// The dataclass `name` defined in `py`, with the fields of its bases, when every base is a dataclass of the same
+/// file too; nullopt otherwise (a base from elsewhere, such as TrainingArguments, may define anything).
+std::optional<std::vector<std::string>> own_dataclass_fields(const model::PythonFacts& py, const std::string& name,
+                                                             int depth = 0) {
+  if (depth > 8) return std::nullopt;
+  const model::PyClass* found = nullptr;
+  for (const model::PyClass& c : py.classes) {
+    if (c.name != name) continue;
+    if (found != nullptr) return std::nullopt;  // defined twice: which one is used is not known
+    found = &c;
+  }
+  if (found == nullptr) return std::nullopt;
+  const bool dataclass = std::any_of(found->decorators.begin(), found->decorators.end(), [](const std::string& d) {
+    return d == "dataclasses.dataclass" || d == "dataclass";
+  });
+  if (!dataclass) return std::nullopt;
+  std::vector<std::string> fields = found->fields;
+  for (const std::string& base : found->bases) {
+    if (base == "object") continue;
+    std::optional<std::vector<std::string>> inherited = own_dataclass_fields(py, base, depth + 1);
+    if (!inherited) return std::nullopt;
+    fields.insert(fields.end(), inherited->begin(), inherited->end());
+  }
+  return fields;
+}
+
+/// The class names of `HfArgumentParser(X)` / `HfArgumentParser((X, Y))` / `[X, Y]`, as written; empty when the
+/// argument is anything else.
+std::vector<std::string> parser_classes(const std::string& text, const model::PyArg& a) {
+  if (a.region.end_byte > text.size() || a.region.begin_byte >= a.region.end_byte) return {};
+  std::string t = text.substr(a.region.begin_byte, a.region.end_byte - a.region.begin_byte);
+  if (!a.name.empty()) t = t.substr(t.find('=') + 1);
+  auto trim = [](std::string x) {
+    const auto b = x.find_first_not_of(" \t\n\r\\");
+    const auto e = x.find_last_not_of(" \t\n\r\\");
+    return b == std::string::npos ? std::string() : x.substr(b, e - b + 1);
+  };
+  t = trim(t);
+  if (t.size() >= 2 && ((t.front() == '(' && t.back() == ')') || (t.front() == '[' && t.back() == ']')))
+    t = t.substr(1, t.size() - 2);
+  std::vector<std::string> out;
+  std::size_t b = 0;
+  while (b <= t.size()) {
+    std::size_t e = t.find(',', b);
+    if (e == std::string::npos) e = t.size();
+    const std::string name = trim(t.substr(b, e - b));
+    if (!name.empty()) {
+      if (!std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isalnum(c) != 0 || c == '_'; }))
+        return {};
+      out.push_back(name);
+    }
+    b = e + 1;
+  }
+  return out;
+}
+
 class LocalRankArgumentRejected final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
@@ -73,6 +132,13 @@ class LocalRankArgumentRejected final : public rule::Rule {
     }
     if (script == nullptr) return;
     const model::PythonFacts& py = *script->python;
+    // HfArgumentParser reads the command line only through parse_args_into_dataclasses(); a script that reads its
+    // argparse arguments with parse_args() and gives HfArgumentParser a JSON or YAML file (parse_json_file) is an
+    // argparse script.
+    if (!py.calls_named("parse_args_into_dataclasses").empty()) {
+      check_hf_parser(l, *script, option, ctx);
+      return;
+    }
 
     // Exactly one argparse parser, built here, read with parse_args() of the real command line.
     const std::vector<const model::PyCall*> parsers = py.calls_named("ArgumentParser");
@@ -82,8 +148,8 @@ class LocalRankArgumentRejected final : public rule::Rule {
       if (a->value.kind != model::ValueKind::Bool) return;
       allow_abbrev = a->value.boolean;
     }
-    for (std::string_view other : {"HfArgumentParser", "TrlParser", "parse_known_args", "parse_known_intermixed_args",
-                                   "add_subparsers", "Fire", "parse_intermixed_args"}) {
+    for (std::string_view other : {"TrlParser", "parse_known_args", "parse_known_intermixed_args", "add_subparsers",
+                                   "Fire", "parse_intermixed_args"}) {
       if (!py.calls_named(other).empty()) return;
     }
     if (parsers.front()->keyword("parents") != nullptr) return;  // options inherited from other parsers
@@ -134,6 +200,64 @@ class LocalRankArgumentRejected final : public rule::Rule {
                     "parser.";
     ctx.report(l.command_document->path(), c.script->region, std::move(message),
                {rule::RelatedLocation{script->path(), parses.front()->region, "The script's arguments are parsed here."}});
+  }
+
+ private:
+  /// HfArgumentParser over the script's own dataclasses, read with parse_args_into_dataclasses() of the real
+  /// command line: the option is rejected when no field is named `local_rank` (nor abbreviated by it). transformers
+  /// v5.17.0 src/transformers/hf_argparser.py, `parse_args_into_dataclasses`: parse_known_args, then a ValueError
+  /// for what remains unless return_remaining_strings.
+  static void check_hf_parser(const model::Launch& l, const model::Document& script, const std::string& option,
+                              rule::RuleContext& ctx) {
+    const model::PythonFacts& py = *script.python;
+    const std::vector<const model::PyCall*> parsers = py.calls_named("HfArgumentParser");
+    if (parsers.size() != 1 || !parsers.front()->callee.starts_with("transformers.") ||
+        parsers.front()->has_unresolved_unpacking || parsers.front()->keyword("allow_abbrev") != nullptr)
+      return;
+    for (std::string_view other : {"ArgumentParser", "TrlParser", "parse_known_args", "parse_known_intermixed_args",
+                                   "parse_dict", "parse_json_file", "parse_yaml_file", "add_argument",
+                                   "add_subparsers", "add_argument_group", "Fire"}) {
+      if (!py.calls_named(other).empty()) return;
+    }
+    for (const model::PyCall* p : py.calls_named("parse_args")) {
+      if (!p->receiver.empty()) return;  // an argparse-style parse as well
+    }
+    const model::PyArg* types = parsers.front()->keyword("dataclass_types");
+    if (types == nullptr) types = parsers.front()->positional(0);
+    if (types == nullptr) return;
+    const std::string& text = script.source->text();
+    const std::vector<std::string> classes = parser_classes(text, *types);
+    if (classes.empty()) return;
+    for (const std::string& cls : classes) {
+      const std::optional<std::vector<std::string>> fields = own_dataclass_fields(py, cls);
+      if (!fields) return;
+      for (const std::string& f : *fields) {
+        if (f.starts_with("local_rank")) return;  // the field, or a longer one `--local_rank` abbreviates
+      }
+    }
+    const std::vector<const model::PyCall*> parses = py.calls_named("parse_args_into_dataclasses");
+    if (parses.size() != 1 || parses.front()->receiver.empty() || parses.front()->has_unresolved_unpacking) return;
+    for (const model::PyArg& a : parses.front()->args) {
+      if (a.name != "look_for_args_file") return;  // args=, return_remaining_strings=, an args file flag
+    }
+    if (passed_to_a_call(text, parses.front()->receiver)) return;
+
+    const parse::LaunchCommand& c = *l.command;
+    const bool ds = c.tool == parse::LaunchTool::DeepSpeed;
+    std::string names;
+    for (const std::string& cls : classes) names += (names.empty() ? "`" : ", `") + cls + "`";
+    std::string message = std::string(ds ? "The `deepspeed` launcher" : "`torch.distributed.launch`") +
+                          " appends `" + option + "=<rank>` to the script's arguments, and `" + script.path() +
+                          "` parses them with HfArgumentParser over its own dataclasses (" + names +
+                          "), none of which has a `local_rank` field: parse_args_into_dataclasses() raises "
+                          "\"Some specified arguments are not used by the HfArgumentParser: ['" + option +
+                          "=0']\" on every rank. ";
+    message += ds ? "Add a `local_rank: int = -1` field to one of them (TrainingArguments has one), or pass "
+                    "`--no_local_rank` to `deepspeed`."
+                  : "Launch with `torchrun` (it sets only the LOCAL_RANK variable), or add a `local_rank: int = -1` "
+                    "field to one of them.";
+    ctx.report(l.command_document->path(), c.script->region, std::move(message),
+               {rule::RelatedLocation{script.path(), parses.front()->region, "The script's arguments are parsed here."}});
   }
 };
 

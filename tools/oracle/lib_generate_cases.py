@@ -497,6 +497,8 @@ def deepspeed_launcher_cases():
         "deepspeed -H hostfile --include worker-2:0,1 train.py\n", script=local_rank_script, extra=hostfile)
     dry("lch9-slot-beyond-hostfile", ["LCH009"], "raises", "-H hostfile --include worker-1:4,5 (the host has 4 slots)",
         "deepspeed -H hostfile --include worker-1:4,5 train.py\n", script=local_rank_script, extra=hostfile)
+    dry("lch9-exclude-slot-beyond-hostfile", ["LCH009"], "raises", "-H hostfile --exclude worker-1:5 (the host has 4 slots)",
+        "deepspeed -H hostfile --exclude worker-1:5 train.py\n", script=local_rank_script, extra=hostfile)
     dry("lch9-ok-hostfile-include", ["LCH009"], "runs", "near-miss: -H hostfile --include worker-1:2,3",
         "deepspeed -H hostfile --include worker-1:2,3 train.py\n", script=local_rank_script, extra=hostfile)
     dry("lch9-ok-exclude", ["LCH009"], "runs", "near-miss: deepspeed --exclude localhost:0",
@@ -899,6 +901,71 @@ def yaml_tag_cases():
              "train.py": ARGPARSE_SCRIPT}, "dry")
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# accelerate + DeepSpeed prepare() without a DataLoader (ACC012), the deepspeed launcher's resource filters
+# (LCH009; `run` mode through the `deepspeed` wrapper, DeepSpeed carried as for the DeepSpeed oracle), and
+# HfArgumentParser over the script's own dataclasses under a launcher that appends a local-rank option (LCH007).
+
+ACC12_YAML = ("compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\ndeepspeed_config:\n"
+              "  zero_stage: 2\nmixed_precision: 'no'\nnum_machines: 1\nnum_processes: 1\n")
+ACC12_SCRIPT = (
+    "import torch\n"
+    "from accelerate import Accelerator\n"
+    "from torch.utils.data import DataLoader\n\n"
+    "accelerator = Accelerator()\n"
+    "model = torch.nn.Linear(16, 16)\n"
+    "optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)\n"
+    "train_dataloader = DataLoader([torch.zeros(16) for _ in range(8)], batch_size=2)\n"
+    "@PREPARE@\n"
+    'print("ORACLE prepared", type(model).__name__)\n'
+)
+HF_OWN_DATACLASSES_SCRIPT = (
+    "from dataclasses import dataclass\n\n"
+    "from transformers import HfArgumentParser\n\n\n"
+    "@dataclass\n"
+    "class ModelArguments:\n"
+    '    model_name_or_path: str = "tiny"\n@FIELD@\n\n'
+    "parser = HfArgumentParser((ModelArguments,))\n"
+    "(model_args,) = parser.parse_args_into_dataclasses()\n"
+    'print("ORACLE args", model_args)\n'
+)
+
+
+def recall6_cases():
+    def acc12(cid, expect, desc, prepare, extra=None, yaml=ACC12_YAML):
+        files = {"launch.sh": "accelerate launch --config_file ds.yaml train.py\n", "ds.yaml": yaml,
+                 "train.py": ACC12_SCRIPT.replace("@PREPARE@", prepare)}
+        files.update(extra or {})
+        add(cid, "accelerate_deepspeed", ["ACC012"], expect, desc, files, "run", gpu=True)
+
+    acc12("acc12-prepare-without-dataloader", "raises",
+          "DEEPSPEED from the config section (micro batch \"auto\"), prepare(model, optimizer) only",
+          "model, optimizer = accelerator.prepare(model, optimizer)")
+    acc12("acc12-ok-dataloader-prepared", "runs", "near-miss: the DataLoader is prepared with the model",
+          "model, optimizer, train_dataloader = accelerator.prepare(model, optimizer, train_dataloader)")
+    acc12("acc12-ok-json-micro-batch", "runs", "near-miss: deepspeed_config_file with an integer micro batch",
+          "model, optimizer = accelerator.prepare(model, optimizer)",
+          extra={"ds.json": json.dumps({"train_micro_batch_size_per_gpu": 2, "gradient_accumulation_steps": 1,
+                                        "zero_optimization": {"stage": 2}}, indent=1) + "\n"},
+          yaml=ACC12_YAML.replace("  zero_stage: 2\n", "  deepspeed_config_file: ds.json\n"))
+    acc12("acc12-json-auto-micro-batch", "raises", "deepspeed_config_file whose micro batch is \"auto\"",
+          "model, optimizer = accelerator.prepare(model, optimizer)",
+          extra={"ds.json": json.dumps({"train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": 1,
+                                        "zero_optimization": {"stage": 2}}, indent=1) + "\n"},
+          yaml=ACC12_YAML.replace("  zero_stage: 2\n", "  deepspeed_config_file: ds.json\n"))
+
+    # LCH009's cases are in deepspeed_launcher_cases (dry, through DeepSpeed's runner and launch modules).
+
+    add("lch7-hfparser-own-dataclasses", "launch_command", ["LCH007"], "raises",
+        "torch.distributed.launch, HfArgumentParser over the script's own dataclass without local_rank",
+        {"launch.sh": "python -m torch.distributed.launch --nproc_per_node 1 train.py --model_name_or_path m\n",
+         "train.py": HF_OWN_DATACLASSES_SCRIPT.replace("@FIELD@", "")}, "dry")
+    add("lch7-ok-hfparser-own-local-rank-field", "launch_command", ["LCH007"], "runs",
+        "near-miss: the script's own dataclass has a local_rank field",
+        {"launch.sh": "python -m torch.distributed.launch --nproc_per_node 1 train.py --model_name_or_path m\n",
+         "train.py": HF_OWN_DATACLASSES_SCRIPT.replace("@FIELD@", "    local_rank: int = -1\n")}, "dry")
+
+
 def main():
     titan_cases()
     yaml_tag_cases()
@@ -911,6 +978,7 @@ def main():
     trl_cases()
     lightning_cases()
     bnb_cases()
+    recall6_cases()
     out = Path(__file__).with_name("lib_cases.json")
     doc = {"format": "launchlint-lib-oracle-cases/1", "generated_by": "tools/oracle/lib_generate_cases.py",
            "count": len(CASES), "cases": CASES}

@@ -5,8 +5,9 @@ Every case of ``lib_cases.json`` (written by ``lib_generate_cases.py``) is a sma
 ``launch.sh`` and the scripts, YAML and ``config.json`` files it uses) plus ``oracle`` (how to run it). Each case
 runs in a fresh Python subprocess, in a temporary folder holding exactly those files:
 
-  run   ``bash launch.sh`` with the real ``python``, ``accelerate`` and ``torchrun`` (wrappers around this
-        interpreter, so the launch uses the libraries under test). Tiny models named in ``oracle.models`` are
+  run   ``bash launch.sh`` with the real ``python``, ``accelerate``, ``torchrun`` and ``deepspeed`` (wrappers around
+        this interpreter, so the launch uses the libraries under test; ``deepspeed`` needs DeepSpeed importable, e.g.
+        carried with install_carried.sh). Tiny models named in ``oracle.models`` are
         first saved (weights + config) into their folders, from the ``config.json`` the case ships: nothing is
         downloaded. The launch "raised" when its exit status is not 0.
   dry   ``bash launch.sh`` with recording stand-ins for ``accelerate``, ``torchrun``, ``python`` and
@@ -146,7 +147,7 @@ def save_models(case: dict, folder: str, rec: dict):
 
 
 def tool_wrappers(folder: str) -> str:
-    """``python``/``python3``/``accelerate``/``torchrun`` running this interpreter."""
+    """``python``/``python3``/``accelerate``/``torchrun``/``deepspeed`` running this interpreter."""
     bindir = os.path.join(folder, ".oracle-bin")
     os.makedirs(bindir, exist_ok=True)
     py = sys.executable
@@ -155,6 +156,8 @@ def tool_wrappers(folder: str) -> str:
         "python3": f'#!/bin/sh\nexec "{py}" "$@"\n',
         "accelerate": f'#!/bin/sh\nexec "{py}" -m accelerate.commands.accelerate_cli "$@"\n',
         "torchrun": f'#!/bin/sh\nexec "{py}" -m torch.distributed.run "$@"\n',
+        # DeepSpeed's `bin/deepspeed` runs deepspeed.launcher.runner.main (DeepSpeed carried: install_carried.sh).
+        "deepspeed": f'#!/bin/sh\nexec "{py}" -m deepspeed.launcher.runner "$@"\n',
     }
     for name, text in scripts.items():
         p = os.path.join(bindir, name)

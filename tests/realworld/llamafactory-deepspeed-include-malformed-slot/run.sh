@@ -1,0 +1,14 @@
+deepspeed --include localhost:4,5,6.7 --master_port=9801 src/train_bash.py \
+    --stage sft \
+    --model_name_or_path Mixtral-8x7B-Instruct-v0.1 \
+    --do_train \
+    --dataset self_cognition \
+    --template mistral \
+    --finetuning_type lora \
+    --lora_target q_proj,v_proj \
+    --output_dir out/sft \
+    --per_device_train_batch_size 2 \
+    --gradient_accumulation_steps 4 \
+    --quantization_bit 4 \
+    --learning_rate 1e-4 \
+    --num_train_epochs 5.0
