@@ -908,6 +908,9 @@ def yaml_tag_cases():
 
 ACC12_YAML = ("compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\ndeepspeed_config:\n"
               "  zero_stage: 2\nmixed_precision: 'no'\nnum_machines: 1\nnum_processes: 1\n")
+# With a DeepSpeed JSON the accelerate config names no other DeepSpeed setting, mixed_precision included (ACC006).
+ACC12_JSON_YAML = ("compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\ndeepspeed_config:\n"
+                   "  deepspeed_config_file: ds.json\nnum_machines: 1\nnum_processes: 1\n")
 ACC12_SCRIPT = (
     "import torch\n"
     "from accelerate import Accelerator\n"
@@ -947,12 +950,12 @@ def recall6_cases():
           "model, optimizer = accelerator.prepare(model, optimizer)",
           extra={"ds.json": json.dumps({"train_micro_batch_size_per_gpu": 2, "gradient_accumulation_steps": 1,
                                         "zero_optimization": {"stage": 2}}, indent=1) + "\n"},
-          yaml=ACC12_YAML.replace("  zero_stage: 2\n", "  deepspeed_config_file: ds.json\n"))
+          yaml=ACC12_JSON_YAML)
     acc12("acc12-json-auto-micro-batch", "raises", "deepspeed_config_file whose micro batch is \"auto\"",
           "model, optimizer = accelerator.prepare(model, optimizer)",
           extra={"ds.json": json.dumps({"train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": 1,
                                         "zero_optimization": {"stage": 2}}, indent=1) + "\n"},
-          yaml=ACC12_YAML.replace("  zero_stage: 2\n", "  deepspeed_config_file: ds.json\n"))
+          yaml=ACC12_JSON_YAML)
 
     # LCH009's cases are in deepspeed_launcher_cases (dry, through DeepSpeed's runner and launch modules).
 
