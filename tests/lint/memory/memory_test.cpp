@@ -134,8 +134,9 @@ std::vector<Measured> load_measurements() {
     x.geometry = *find_geometry(ids.at(str(*cfg, "model")));
     // Runs 1 and 3 built models on the meta device and materialised them with `to_empty`, which re-creates a shared
     // parameter once per use: their tied models ran with an untied head. Run 4 re-measured them tied (`_tied`).
+    // A later re-measurement of such a configuration in a fresh process unties the head on purpose (`untied`).
     const std::int64_t run = num(doc.root, "run", 0);
-    if (run == 1 || run == 3) x.geometry.tied = false;
+    if (run == 1 || run == 3 || num(*cfg, "untied", 0) != 0) x.geometry.tied = false;
     const std::string train = str(*cfg, "train");
     x.training = train == "full"      ? lint::memory::Training::Full
                  : cfg->find("quant") ? lint::memory::Training::QLora
