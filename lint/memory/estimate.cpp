@@ -363,6 +363,9 @@ Estimate estimate(const Inputs& in) {
   mo.all_gathered = all_gathered;
   mo.steady = e.steady;
   mo.acts = acts_saved;
+  // The MLP's T x I intermediate (the down projection's input) is freed within the layer's forward under
+  // checkpointing, or when the down projection is frozen and not adapted (no weight gradient needs its input).
+  if (in.checkpointing || (lora && !mixed && !lc.down)) mo.forward_temporary = tokens * I * stream_b;
   {
     // Storage dtype of the frozen base (LoRA, PEFT's units) or of the trainable parameters (full fine-tune).
     const double store = lora ? b_base : b_t;

@@ -17,6 +17,7 @@ bool is(const std::string& s, std::initializer_list<const char*> names) {
 }
 
 constexpr double kSmallRequest = 1024.0 * 1024.0;  // largest request served from the small-block pool
+constexpr double kCublasWorkspace = 32.0 * 1024.0 * 1024.0;
 
 double segment_bytes(double bytes) {
   return CachingAllocatorModel::segment_size(bytes);
@@ -86,6 +87,7 @@ std::pair<double, double> replay_compute_pool(const Moments& m, const std::funct
   // the head's logits, their fp32 copy and the log-softmax (transformers' ForCausalLMLoss); the copy and the logits
   // are freed when the loss returns. Backward of the loss: nll_loss's gradient, log_softmax's gradient (the freed
   // 16-bit logits' block is too small for it), then the 16-bit gradient of the logits.
+  std::size_t workspace = 0;
   auto step = [&] {
     const std::vector<std::size_t> gathered = a.allocate_spread(m.gathered_compute);
     const std::vector<std::size_t> acts = a.allocate_spread(m.acts);
@@ -101,6 +103,13 @@ std::pair<double, double> replay_compute_pool(const Moments& m, const std::funct
     const std::size_t g3 = m.logit_bytes < 4 ? a.allocate(m.logit_bytes * L) : 0;
     a.release(g2);
     a.release(logp);
+    // The head's backward matmul is the autograd engine thread's first cuBLAS call: its handle's workspace (32 MiB
+    // on Hopper, aten/src/ATen/cuda/CublasHandlePool.cpp) is allocated through the caching allocator and kept for
+    // the process. Best fit gives it the smallest cached free block that holds it: a layer's MLP intermediate freed
+    // in forward when that holds 32 MiB, else one of the loss's blocks just freed, which the next step then finds
+    // split (measured: CUBLAS_WORKSPACE_CONFIG=:0:0 removes the second step's extra loss block,
+    // v7_q3_lora_qv_r8_f2t_ac1). The forward thread's workspace is taken from a pool still nearly empty.
+    if (!workspace && m.forward_temporary < kCublasWorkspace) workspace = a.allocate(kCublasWorkspace);
     // The head's weight gradient is produced now and waits for the root unit's reduce-scatter at the end of
     // backward (FSDP1 trains the root unit: embeddings and head).
     const std::size_t head_grad = m.root_grad_parts.empty() ? 0 : a.allocate(m.root_grad_parts.front());
@@ -138,6 +147,8 @@ std::pair<double, double> replay_compute_pool(const Moments& m, const std::funct
     // the next step's transients find those blocks split (docs/memory.md, "Reserved memory").
     a.allocate_spread(rest_of(kept));
     step();
+  } else if (workspace) {
+    step();  // the loss's blocks, one of them split by the workspace
   }
   return {a.reserved(), kept};
 }
