@@ -363,9 +363,12 @@ Estimate estimate(const Inputs& in) {
   mo.all_gathered = all_gathered;
   mo.steady = e.steady;
   mo.acts = acts_saved;
-  // The MLP's T x I intermediate (the down projection's input) is freed within the layer's forward under
-  // checkpointing, or when the down projection is frozen and not adapted (no weight gradient needs its input).
-  if (in.checkpointing || (lora && !mixed && !lc.down)) mo.forward_temporary = tokens * I * stream_b;
+  // The largest tensor a decoder layer frees within its forward: the RMSNorm's fp32 square of its input (T x h x 4 B;
+  // HF's RMSNorm computes in fp32), and the MLP's T x I intermediate (the down projection's input) under
+  // checkpointing or when the down projection is frozen and not adapted (no weight gradient needs its input).
+  if (g.arch != Arch::Gpt2) mo.forward_temporary = tokens * h * 4.0;
+  if (in.checkpointing || (lora && !mixed && !lc.down))
+    mo.forward_temporary = std::max(mo.forward_temporary, tokens * I * stream_b);
   {
     // Storage dtype of the frozen base (LoRA, PEFT's units) or of the trainable parameters (full fine-tune).
     const double store = lora ? b_base : b_t;

@@ -36,8 +36,8 @@ struct Moments {
   std::vector<double> reduce_inputs;
   /// FSDP2: the optimizer's state tensors on the GPU in creation order, bytes (created by the first optimizer step).
   std::vector<double> opt_tensors;
-  /// The largest tensor a decoder layer frees within its forward (the MLP intermediate when checkpointing, or when
-  /// the down projection's input is not saved), bytes; 0 when every such tensor is saved for backward.
+  /// The largest tensor a decoder layer frees within its forward (the RMSNorm's fp32 square; the MLP intermediate
+  /// when checkpointing, or when the down projection's input is not saved), bytes.
   double forward_temporary = 0;
   double sharded_grads = 0;         ///< FSDP1 full fine-tune: every unit's sharded gradient (parameter dtype)
   bool p2_has_grads = false;
