@@ -424,9 +424,9 @@ Estimate estimate(const Inputs& in) {
     mo.gathered_compute = gathered_p1 - prefetched_p1;
     mo.prefetched_p1 = prefetched_p1;
     if (!lora && !off_o) {
-      // A full fine-tune's fp32 reduce-scatter inputs (reduce_dtype=float32, as accelerate sets for FSDP2 under
-      // mixed precision), in backward order: the head's unit, a decoder layer's (the largest), the embedding's. A
-      // tied embedding and head stay in the root unit, reduced last.
+      // A full fine-tune's fp32 reduce-scatter inputs (MixedPrecisionPolicy reduce_dtype=float32, as
+      // tools/memory/measure.py sets it; assumed for every FSDP2 launch), in backward order: the head's unit, a
+      // decoder layer's (the largest), the embedding's. A tied embedding and head stay in the root unit, reduced last.
       const double emb = static_cast<double>(g.embedding_params());
       if (g.tied) {
         mo.reduce_inputs = {umax * 4.0, root * 4.0};
