@@ -181,15 +181,26 @@ Estimate estimate(const Inputs& in) {
   const double qlora_scale = qlora ? 0.5 / b_c : 1.0;
   const double all_gathered = (P - root) * b_c * qlora_scale + root * b_c + (lora ? T * b_c : 0);
   const double units_in_flight = in.backward_prefetch == "BACKWARD_PRE" ? 2.0 : 1.0;
+  // Backward prefetch at the start of backward: the root's pre-backward hook runs on the loss's gradient, before the
+  // loss's own backward, and prefetches the unit that finished forward just before the root (the last decoder
+  // layer), all-gathered while the loss's fp32 blocks are allocated. FSDP1 with BACKWARD_PRE
+  // (torch/distributed/fsdp/_runtime_utils.py `_pre_backward_hook` -> `_prefetch_handle`, target chosen by
+  // `_exec_order_utils.get_handle_to_backward_prefetch` from the post-forward order); FSDP2 always
+  // (`FSDPParamGroup._backward_prefetch`) when the head is in the root (tied). An untied head wrapped as its own unit
+  // is the one the root prefetches (gathered_p1 below); the last layer follows at the head's pre-backward, once the
+  // loss's fp32 blocks are freed.
+  double prefetched_p1 = 0;
   if (fsdp && !no_shard) {
     if (keep_gathered) {
       gathered_p1 = gathered_p2 = all_gathered;
     } else if (in.strategy == Strategy::Fsdp1) {
-      gathered_p1 = root * b_c;  // the root unit is not resharded after forward
+      if (in.backward_prefetch == "BACKWARD_PRE") prefetched_p1 = umax * b_c * qlora_scale;
+      gathered_p1 = root * b_c + prefetched_p1;  // the root unit is not resharded after forward
       gathered_p2 = root * b_c + units_in_flight * umax * b_c * qlora_scale;
     } else {
       // FSDP2, reshard_after_forward=True on every unit: the head is gathered again for the loss's backward.
-      gathered_p1 = V * h * b_c;
+      if (g.tied) prefetched_p1 = umax * b_c * qlora_scale;
+      gathered_p1 = V * h * b_c + prefetched_p1;
       gathered_p2 = 2 * umax * b_c * qlora_scale;
       // reshard_after_forward=k (int): after forward each unit keeps a 1/k shard (a clone) for the backward
       // all-gather inside k ranks.
@@ -352,6 +363,12 @@ Estimate estimate(const Inputs& in) {
   mo.all_gathered = all_gathered;
   mo.steady = e.steady;
   mo.acts = acts_saved;
+  // The largest tensor a decoder layer frees within its forward: the RMSNorm's fp32 square of its input (T x h x 4 B;
+  // HF's RMSNorm computes in fp32), and the MLP's T x I intermediate (the down projection's input) under
+  // checkpointing or when the down projection is frozen and not adapted (no weight gradient needs its input).
+  if (g.arch != Arch::Gpt2) mo.forward_temporary = tokens * h * 4.0;
+  if (in.checkpointing || (lora && !mixed && !lc.down))
+    mo.forward_temporary = std::max(mo.forward_temporary, tokens * I * stream_b);
   {
     // Storage dtype of the frozen base (LoRA, PEFT's units) or of the trainable parameters (full fine-tune).
     const double store = lora ? b_base : b_t;
@@ -376,6 +393,19 @@ Estimate estimate(const Inputs& in) {
     if (head > 0) root_params.push_back(head * store_root);
     if (root > emb + head) root_params.push_back((root - emb - head) * store_root);
     const bool fsdp2_sharded = in.strategy == Strategy::Fsdp2 && N > 1;
+    // FSDP2 full fine-tune: the optimizer's state tensors, per parameter shard in parameter order (embedding, decoder
+    // layers, the rest of the root), `states` tensors of opt_b / states bytes per trainable parameter each.
+    const int states = in.optimizer == Optimizer::Sgd ? 1 : in.optimizer == Optimizer::Adafactor ? 0 : 2;
+    if (fsdp2_sharded && !lora && !off_o && states > 0) {
+      const double per = opt_b / states / b_t / np;  // bytes of one state tensor per byte of stored parameter
+      auto add = [&](double stored) {
+        for (int i = 0; i < states; ++i) mo.opt_tensors.push_back(stored * per);
+      };
+      add(root_params.front());
+      for (int l = 0; l < static_cast<int>(std::min<double>(L, 512)); ++l)
+        for (double b : layer_params) add(b);
+      for (std::size_t i = 1; i < root_params.size(); ++i) add(root_params[i]);
+    }
     if ((in.strategy == Strategy::Fsdp1 && !no_shard) || (fsdp2_sharded && qlora)) {
       mo.layer_params = layer_params;
       mo.root_params = root_params;
@@ -388,7 +418,23 @@ Estimate estimate(const Inputs& in) {
       for (double b : root_params) mo.upcast_root.push_back(b / 2);  // 16-bit blocks, replaced by fp32
     }
   }
-  if (in.strategy == Strategy::Fsdp2 && N > 1) mo.gathered_compute = gathered_p1;
+  if (in.strategy == Strategy::Fsdp2 && N > 1) {
+    // FSDP2 copies a unit out of its all-gather buffer only when the unit's own hook waits for it: the prefetched
+    // unit is still in the all-gather stream's buffer at the start of backward.
+    mo.gathered_compute = gathered_p1 - prefetched_p1;
+    mo.prefetched_p1 = prefetched_p1;
+    if (!lora && !off_o) {
+      // A full fine-tune's fp32 reduce-scatter inputs (MixedPrecisionPolicy reduce_dtype=float32, as
+      // tools/memory/measure.py sets it; assumed for every FSDP2 launch), in backward order: the head's unit, a
+      // decoder layer's (the largest), the embedding's. A tied embedding and head stay in the root unit, reduced last.
+      const double emb = static_cast<double>(g.embedding_params());
+      if (g.tied) {
+        mo.reduce_inputs = {umax * 4.0, root * 4.0};
+      } else {
+        mo.reduce_inputs = {static_cast<double>(g.head_params()) * 4.0, umax * 4.0, emb * 4.0};
+      }
+    }
+  }
   if (root_grad > 0) {
     const double emb = static_cast<double>(g.embedding_params());
     const double head = g.tied ? emb : static_cast<double>(g.head_params());

@@ -16,6 +16,9 @@ bool is(const std::string& s, std::initializer_list<const char*> names) {
   return std::any_of(names.begin(), names.end(), [&](const char* n) { return s == n; });
 }
 
+constexpr double kSmallRequest = 1024.0 * 1024.0;  // largest request served from the small-block pool
+constexpr double kCublasWorkspace = 32.0 * 1024.0 * 1024.0;
+
 double segment_bytes(double bytes) {
   return CachingAllocatorModel::segment_size(bytes);
 }
@@ -84,6 +87,7 @@ std::pair<double, double> replay_compute_pool(const Moments& m, const std::funct
   // the head's logits, their fp32 copy and the log-softmax (transformers' ForCausalLMLoss); the copy and the logits
   // are freed when the loss returns. Backward of the loss: nll_loss's gradient, log_softmax's gradient (the freed
   // 16-bit logits' block is too small for it), then the 16-bit gradient of the logits.
+  std::size_t workspace = 0;
   auto step = [&] {
     const std::vector<std::size_t> gathered = a.allocate_spread(m.gathered_compute);
     const std::vector<std::size_t> acts = a.allocate_spread(m.acts);
@@ -99,12 +103,28 @@ std::pair<double, double> replay_compute_pool(const Moments& m, const std::funct
     const std::size_t g3 = m.logit_bytes < 4 ? a.allocate(m.logit_bytes * L) : 0;
     a.release(g2);
     a.release(logp);
+    // The head's backward matmul is the autograd engine thread's first cuBLAS call: its handle's workspace (32 MiB
+    // on Hopper, aten/src/ATen/cuda/CublasHandlePool.cpp) is allocated through the caching allocator and kept for
+    // the process. Best fit gives it the smallest cached free block that holds it: a layer's MLP intermediate freed
+    // in forward when that holds 32 MiB, else one of the loss's blocks just freed, which the next step then finds
+    // split (measured: CUBLAS_WORKSPACE_CONFIG=:0:0 removes the second step's extra loss block,
+    // v7_q3_lora_qv_r8_f2t_ac1). The forward thread's workspace is taken from a pool still nearly empty.
+    if (!workspace && m.forward_temporary < kCublasWorkspace) workspace = a.allocate(kCublasWorkspace);
     // The head's weight gradient is produced now and waits for the root unit's reduce-scatter at the end of
     // backward (FSDP1 trains the root unit: embeddings and head).
     const std::size_t head_grad = m.root_grad_parts.empty() ? 0 : a.allocate(m.root_grad_parts.front());
     if (g3) a.release(g3);
+    // FSDP2 with reduce_dtype=float32 (torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py `foreach_reduce`):
+    // each trained unit's post-backward copies its 16-bit unsharded gradients into one fp32 reduce-scatter input
+    // allocated on the compute stream, and keeps it until the next unit's post-backward has waited on the
+    // reduce-scatter (`comm_ctx.reduce_scatter_state`): one such input at a time, freed before the next is
+    // allocated. The head's unit and the decoder layers run while the activations are still held; the embedding's,
+    // last, after them.
+    const std::size_t n_rs = m.reduce_inputs.size();
+    for (std::size_t i = 0; i + 1 < n_rs; ++i) a.release(a.allocate(m.reduce_inputs[i]));
     for (std::size_t h : acts) a.release(h);
     for (std::size_t h : gathered) a.release(h);
+    if (n_rs > 0) a.release(a.allocate(m.reduce_inputs.back()));
     if (head_grad) {
       // End of backward: the embedding's gradient. The FlatParameter's gradient assembled from both is allocated on
       // the unshard stream (reserved_estimate's side pool), not here.
@@ -114,11 +134,21 @@ std::pair<double, double> replay_compute_pool(const Moments& m, const std::funct
     }
   };
   step();
-  if (rest_of) {
+  if (!m.opt_tensors.empty()) {
+    // FSDP2: the first optimizer step creates the state tensor by tensor (AdamW `_init_group`: exp_avg, exp_avg_sq
+    // per parameter shard, in parameter order), each taking the smallest cached block of the first step that holds
+    // it; those of 1 MiB or less come from the small-block pool and split none of these. The second step's
+    // transients find the blocks split.
+    for (double t : m.opt_tensors)
+      if (t > kSmallRequest) a.allocate(t);
+    step();
+  } else if (rest_of) {
     // The optimizer state, allocated by the first optimizer step, is carved out of the blocks this step left free;
     // the next step's transients find those blocks split (docs/memory.md, "Reserved memory").
     a.allocate_spread(rest_of(kept));
     step();
+  } else if (workspace) {
+    step();  // the loss's blocks, one of them split by the workspace
   }
   return {a.reserved(), kept};
 }
@@ -161,6 +191,7 @@ double reserved_estimate(const Inputs& in, const Moments& m) {
     // backward: one buffer at a time.
     const double in_flight = (fsdp2 && in.sharding == "false") ? 1.0 : 2.0;
     side_pool = in_flight * segment_bytes(std::max(m.unit, m.root / 2));
+    on_side_p1 = m.prefetched_p1;  // the unit prefetched at the start of backward, not yet copied out
   }
   // The compute stream's pool: the replayed blocks (wrapping transients, activations, the loss) plus what is not
   // replayed at the start of backward (persistent state, buckets), or the other moments' allocations.
@@ -168,10 +199,14 @@ double reserved_estimate(const Inputs& in, const Moments& m) {
   const auto rest_of = [&](double kept) {
     return std::max(0.0, m.p1 - on_side_p1 - m.gathered_compute - m.acts - loss_blocks - kept);
   };
+  // What the replay carves out of the first step's blocks for the optimizer state (FSDP2) is in `replayed`.
+  double carved = 0;
+  for (double t : m.opt_tensors)
+    if (t > kSmallRequest) carved += CachingAllocatorModel::round_request(t);
   const bool second_step = fsdp1 && m.root_flat_grad > 0;
   const auto [replayed, kept] =
       replay_compute_pool(m, second_step ? std::function<double(double)>(rest_of) : std::function<double(double)>());
-  const double rest_p1 = second_step ? 0.0 : rest_of(kept);
+  const double rest_p1 = second_step ? 0.0 : std::max(0.0, rest_of(kept) - carved);
   // FSDP1 reduce-scatters each unit's gradient and casts its shard to the parameter dtype on the post-backward
   // stream (torch/distributed/fsdp/_runtime_utils.py `_reduce_grad`): the sharded gradients of a full fine-tune
   // live in that stream's pool. Kept until the next forward, they are not there at the start of backward, but the

@@ -30,6 +30,15 @@ struct Moments {
   bool resident = false;            ///< the model is on the GPU before wrapping
   std::vector<double> upcast_root;  ///< 16-bit parameters prepare_model_for_kbit_training makes fp32 (bytes)
   double gathered_compute = 0;      ///< parameters gathered onto the compute stream at the start of backward
+  double prefetched_p1 = 0;         ///< FSDP2: the unit prefetched at the start of backward (all-gather buffer)
+  /// FSDP2 with reduce_dtype=float32: the fp32 reduce-scatter inputs of a trained unit, in backward order (the head's
+  /// unit first, the decoder layers, the embedding's last), bytes; empty when no unit's gradient is cast up.
+  std::vector<double> reduce_inputs;
+  /// FSDP2: the optimizer's state tensors on the GPU in creation order, bytes (created by the first optimizer step).
+  std::vector<double> opt_tensors;
+  /// The largest tensor a decoder layer frees within its forward (the RMSNorm's fp32 square; the MLP intermediate
+  /// when checkpointing, or when the down projection's input is not saved), bytes.
+  double forward_temporary = 0;
   double sharded_grads = 0;         ///< FSDP1 full fine-tune: every unit's sharded gradient (parameter dtype)
   bool p2_has_grads = false;
   double unit_grad = 0;  ///< unsharded gradient of the largest unit in backward (full fine-tune)

@@ -127,7 +127,8 @@ def main():
     # 3. A table of all configurations.
     with open(os.path.join(DOCS, "comparison.md"), "w") as f:
         f.write("Peak allocated and peak reserved per GPU, GiB. Reserved: `-` where the measurement is not usable (runs 1"
-                " and 3 before the allocator state was recorded), `a-b` where it lies between a and b (run 4).\n\n")
+                " and 3 before the allocator state was recorded), `a-b` where it lies between a and b (run 4, and the rows"
+                " whose `reserved_note` in measurements.jsonl says why).\n\n")
         f.write("| configuration | measured | launchlint | error | reserved measured | reserved launchlint |"
                 " accelerate estimate-memory | DeepSpeed ZeRO-2 | DeepSpeed ZeRO-3 |\n")
         f.write("|---|---|---|---|---|---|---|---|---|\n")

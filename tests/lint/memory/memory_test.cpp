@@ -134,8 +134,9 @@ std::vector<Measured> load_measurements() {
     x.geometry = *find_geometry(ids.at(str(*cfg, "model")));
     // Runs 1 and 3 built models on the meta device and materialised them with `to_empty`, which re-creates a shared
     // parameter once per use: their tied models ran with an untied head. Run 4 re-measured them tied (`_tied`).
+    // A later re-measurement of such a configuration in a fresh process unties the head on purpose (`untied`).
     const std::int64_t run = num(doc.root, "run", 0);
-    if (run == 1 || run == 3) x.geometry.tied = false;
+    if (run == 1 || run == 3 || num(*cfg, "untied", 0) != 0) x.geometry.tied = false;
     const std::string train = str(*cfg, "train");
     x.training = train == "full"      ? lint::memory::Training::Full
                  : cfg->find("quant") ? lint::memory::Training::QLora
@@ -194,20 +195,10 @@ TEST_CASE("estimates agree with the measured peaks (docs/memory/measurements.jso
     csv << "name,measured_peak,estimated_peak,measured_reserved,estimated_reserved,reserved_reliable,params,world_"
            "size\n";
   }
-  // Configurations outside the tolerance, each with its cause as far as it is known in docs/memory.md (Accuracy,
-  // "Outside the tolerance"): checked against the bound given here, so that they cannot drift further unnoticed.
-  struct Bound {
-    double peak, reserved;
-  };
-  const std::map<std::string, Bound> known = {
-      {"v7_phi3_lora_qkvo_fs_ac1", {0.13, 0.15}},
-      {"v7_phi3_full_f2f_ac1", {0.10, 0.20}},
-      {"v7_q3_lora_qv_r8_f2t_ac1", {0.10, 0.18}},
-  };
   for (const Measured& m : ms) {
     const auto e = lint::memory::estimate(m.in);
-    const auto k = known.find(m.name);
-    const Bound bound = k == known.end() ? Bound{0.10, 0.15} : k->second;
+    // The issue's tolerance, for every configuration: ±10% of the measured peak, ±15% of the measured reserved.
+    const double peak_bound = 0.10, reserved_bound = 0.15;
     if (csv.is_open())
       csv << m.name << ',' << m.peak << ',' << e.peak << ',' << m.reserved << ',' << e.reserved << ','
           << (m.reserved_reliable ? 1 : 0) << ',' << e.params << ',' << m.in.world_size << '\n';
@@ -215,12 +206,12 @@ TEST_CASE("estimates agree with the measured peaks (docs/memory/measurements.jso
     errs.push_back(std::abs(err));
     INFO(m.name << ": estimate " << e.peak / 1073741824.0 << " GiB, measured " << m.peak / 1073741824.0
                 << " GiB, error " << err * 100 << "%");
-    CHECK(std::abs(err) <= bound.peak);
+    CHECK(std::abs(err) <= peak_bound);
     if (m.reserved_reliable) {
       const double rerr = e.reserved / m.reserved - 1.0;
       INFO("reserved: estimate " << e.reserved / 1073741824.0 << " GiB, measured " << m.reserved / 1073741824.0
                                  << " GiB, error " << rerr * 100 << "%");
-      CHECK(std::abs(rerr) <= bound.reserved);
+      CHECK(std::abs(rerr) <= reserved_bound);
       rerrs.push_back(std::abs(rerr));
     } else if (m.reserved_max > 0) {
       // Measured after an earlier configuration left tensors alive: the configuration's own reserved peak lies
