@@ -163,6 +163,13 @@ void lightning_strategy_name(std::string_view s, DeepSpeedState& st, const Site&
 
 }  // namespace
 
+bool is_llamafactory_script(const PythonFacts& py) {
+  for (const auto& [local, qualified] : py.imports) {
+    if (qualified.starts_with("llamafactory") || qualified.starts_with("llmtuner")) return true;
+  }
+  return false;
+}
+
 DeepSpeedState deepspeed_state(const Launch& l) {
   DeepSpeedState st;
   bool integration = false;
@@ -198,11 +205,7 @@ DeepSpeedState deepspeed_state(const Launch& l) {
   const Document* script = launch_script(l);
   if (script != nullptr) {
     const PythonFacts& py = *script->python;
-    // LLaMA-Factory's entry scripts (`src/train.py`, the older `src/train_bash.py`: `from llamafactory import ...`)
-    // hand their flags to its HfArgumentParser and train with the HF Trainer.
-    for (const auto& [local, qualified] : py.imports) {
-      if (qualified.starts_with("llamafactory") || qualified.starts_with("llmtuner")) integration = true;
-    }
+    if (is_llamafactory_script(py)) integration = true;
     for (const PyCall& c : py.calls) {
       // Asked by a dozen rules for every launch, over every call of the script: the names below all end in one of
       // these letters (Trainer, Parser, Accelerator; initialize; DeepSpeedStrategy; Fabric; ...Arguments;

@@ -55,6 +55,10 @@ std::optional<bool> json_offload(const parse::Node& root);
 /// The Python script of a launch, if any.
 const Document* launch_script(const Launch& l);
 
+/// A LLaMA-Factory entry script (`src/train.py`, the older `src/train_bash.py`): it imports `llamafactory` (or
+/// `llmtuner`), hands its flags to LLaMA-Factory's HfArgumentParser and trains with the HF Trainer.
+bool is_llamafactory_script(const PythonFacts& py);
+
 /// A `TrainingArguments` / TRL config call (`SFTConfig`, `GRPOConfig`, ...) or the Trainer's argument classes.
 bool is_training_arguments_class(std::string_view name);
 

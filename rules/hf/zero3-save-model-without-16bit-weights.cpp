@@ -81,11 +81,7 @@ std::optional<SaveSite> full_model_save(const model::Launch& l) {
       return SaveSite{script->path(), save->callee_region, "`" + save->receiver + ".save_model()`"};
     if (save != nullptr) return std::nullopt;
     // LLaMA-Factory's entry script (`src/train.py`, the older `src/train_bash.py`) given its arguments as flags.
-    bool llamafactory = false;
-    for (const auto& [local, qualified] : script->python->imports) {
-      if (qualified.starts_with("llamafactory") || qualified.starts_with("llmtuner")) llamafactory = true;
-    }
-    if (llamafactory) {
+    if (model::is_llamafactory_script(*script->python)) {
       const std::vector<model::ScriptFlag> flags = model::script_flags(l);
       const model::ScriptFlag* ft = model::find_script_flag(flags, "finetuning_type");
       const model::ScriptFlag* train = model::find_script_flag(flags, "do_train");

@@ -48,10 +48,7 @@ std::string named_quantization(std::string_view id) {
 bool is_llamafactory(const model::Launch& l) {
   for (const model::Document* d : l.documents) {
     if (d->kind == model::DocKind::LlamaFactoryConfig) return true;
-    if (d->kind != model::DocKind::PythonScript || !d->python) continue;
-    for (const auto& import : d->python->imports) {
-      if (import.second.starts_with("llamafactory") || import.second.starts_with("llmtuner")) return true;
-    }
+    if (d->kind == model::DocKind::PythonScript && d->python && model::is_llamafactory_script(*d->python)) return true;
   }
   return false;
 }
