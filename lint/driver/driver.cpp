@@ -215,8 +215,7 @@ std::unique_ptr<model::Document> load_document(std::string path, std::string tex
       if (!explicitly_named && !model::python_may_matter(t)) break;
       doc->kind = model::DocKind::PythonScript;
       doc->report_parse_errors = true;
-      const parse::PythonTree tree = parse::PythonTree::parse(*doc->source);
-      doc->python = model::extract_python_facts(*doc->source, tree);
+      doc->python = model::read_python_facts(*doc->source);
       doc->kind = model::DocKind::PythonScript;
       doc->report_parse_errors = true;
       break;
