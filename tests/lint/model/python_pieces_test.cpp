@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include <cstddef>
+#include <cstdlib>
+#include <fstream>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -265,4 +267,21 @@ TEST_CASE("pieces: a file of 1 MiB or more is read in pieces with the whole file
   const SourceFile file("zoo.py", text);
   REQUIRE(read_python_facts_in_pieces(file, lint::model::kPythonPieceBytes).has_value());
   CHECK(dump(read_python_facts(file)) == whole(file));
+}
+
+// Hidden: `LAUNCHLINT_PIECES_FILE=path launchlint_tests "[.pieces-file]"` compares the facts of any file read in
+// pieces (the real piece size) with those of its whole tree (docs/performance.md "Huge files": model_zoo.py).
+TEST_CASE("pieces: a file named by LAUNCHLINT_PIECES_FILE", "[.pieces-file]") {
+  const char* path = std::getenv("LAUNCHLINT_PIECES_FILE");
+  REQUIRE(path != nullptr);
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  const SourceFile file(path, text.str());
+  const std::optional<PythonFacts> pieces = read_python_facts_in_pieces(file, lint::model::kPythonPieceBytes);
+  REQUIRE(pieces.has_value());
+  const std::string expected = whole(file);
+  CHECK(dump(*pieces) == expected);
+  WARN("calls " << pieces->calls.size() << ", attribute assignments " << pieces->attribute_assignments.size()
+                << ", facts dump " << expected.size() << " bytes");
 }
