@@ -646,9 +646,6 @@ class Extractor {
   /// budget running out, a cycle of names, the depth limit) gives nothing.
   std::optional<PythonFacts> run_pieces() {
     PythonFacts facts;
-    // Every call has a `(` of its own: room for all of them at once, so that the vector never moves (a move holds
-    // the old and the new storage at once). Only what is written is touched, so the room costs no memory.
-    facts.calls.reserve(static_cast<std::size_t>(std::count(file_.text().begin(), file_.text().end(), '(')));
     scopes_.push_back(Scope{});  // module scope: 0
     if (!pieces_pass(facts)) return std::nullopt;
     if (stale_) {
