@@ -656,16 +656,8 @@ ConfigDocument read_toml(const source::SourceFile& file) {
   doc.format = Format::Toml;
   const std::string& text = file.text();
   const std::size_t bom = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
-  detail::PositionCursor cursor(file);
-  std::size_t bad = 0;
-  if (!source::is_valid_utf8(text, &bad)) {
-    doc.errors.push_back(
-        ParseError{cursor.char_region(bad),
-                   "invalid UTF-8 (byte " + detail::describe_byte(static_cast<unsigned char>(text[bad])) + ")"});
-    return doc;
-  }
-  if (std::optional<GuardError> guard = TomlGuard(text, bom).run()) {
-    doc.errors.push_back(ParseError{cursor.char_region(guard->byte), std::move(guard->message)});
+  if (std::optional<ParseError> error = precheck_toml(file, bom, nullptr)) {
+    doc.errors.push_back(std::move(*error));
     return doc;
   }
   TomlConverter converter(file, bom);
