@@ -99,8 +99,7 @@ constexpr std::size_t kImportFiles = 32;
 std::vector<std::string> imported_modules(const model::Document& d) {
   std::optional<model::PythonFacts> parsed;
   if (!d.python) {
-    const parse::PythonTree tree = parse::PythonTree::parse(*d.source);
-    parsed = model::extract_python_facts(*d.source, tree);
+    parsed = model::read_python_facts(*d.source);
   }
   const model::PythonFacts& py = d.python ? *d.python : *parsed;
   std::vector<std::string> out;

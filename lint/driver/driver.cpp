@@ -143,11 +143,20 @@ void read_config(model::Document& doc) {
   };
   if (file.text().size() < kShallowFirstBytes) return full();
   if (doc.format == parse::Format::Toml) {
-    // A big TOML that cannot be a torchtitan config is not parsed when its syntax errors would not be reported
-    // either (a file nobody named that does not look like a launch file): the result is the same, Unknown.
-    if (doc.explicitly_named || model::config_text_may_matter(file.text()) ||
-        model::toml_may_be_torchtitan(file.text()))
-      return full();
+    // A big TOML that cannot be a torchtitan config is Unknown, and its tree is not needed. It is not parsed when
+    // its syntax errors would not be reported either (a file nobody named that does not look like a launch file);
+    // otherwise toml++ checks it in pieces, each piece's tree deleted before the next (a full read when the pieces
+    // cannot prove the result: a syntax error, or tables the pieces share).
+    if (model::toml_may_be_torchtitan(file.text())) return full();
+    if (doc.explicitly_named || model::config_text_may_matter(file.text())) {
+      std::optional<std::vector<parse::ParseError>> errors = parse::check_toml_in_pieces(file, kTomlPieceBytes);
+      if (!errors) return full();
+      doc.config = parse::ConfigDocument{};
+      doc.config.format = parse::Format::Toml;
+      doc.config.errors = std::move(*errors);
+      doc.kind = model::DocKind::Unknown;
+      return;
+    }
     doc.config = parse::ConfigDocument{};
     doc.config.format = parse::Format::Toml;
     doc.kind = model::DocKind::Unknown;
@@ -215,8 +224,7 @@ std::unique_ptr<model::Document> load_document(std::string path, std::string tex
       if (!explicitly_named && !model::python_may_matter(t)) break;
       doc->kind = model::DocKind::PythonScript;
       doc->report_parse_errors = true;
-      const parse::PythonTree tree = parse::PythonTree::parse(*doc->source);
-      doc->python = model::extract_python_facts(*doc->source, tree);
+      doc->python = model::read_python_facts(*doc->source);
       doc->kind = model::DocKind::PythonScript;
       doc->report_parse_errors = true;
       break;

@@ -83,6 +83,9 @@ inline constexpr std::uintmax_t kMaxFileBytes = 64ULL * 1024 * 1024;
 /// YAML and JSON files of at least this size are read shallow first, in full only if they are launch configs
 /// (docs/limits.md "Huge files").
 inline constexpr std::size_t kShallowFirstBytes = 1024ULL * 1024;
+/// A big TOML that cannot be a torchtitan config but whose errors are reported (named, or it looks like a launch
+/// file) is checked by toml++ in pieces of about this size, cut at table headers (parse::check_toml_in_pieces).
+inline constexpr std::size_t kTomlPieceBytes = 64ULL * 1024;
 /// Findings of one rule in one file beyond this are summarised in one finding.
 inline constexpr std::size_t kMaxFindingsPerRuleAndFile = 100;
 

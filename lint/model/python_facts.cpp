@@ -22,6 +22,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -570,6 +571,12 @@ struct Binding {
   bool has_value = false;
   TSNode value{};
   std::uint64_t cached_size = 0;  ///< value_size(cached)
+  /// Where `value` is, for a module-level binding read in pieces (its tree is gone once its piece is done): the
+  /// piece, the node's bytes and symbol.
+  std::uint32_t value_piece = 0;
+  std::uint32_t value_begin = 0;
+  std::uint32_t value_end = 0;
+  TSSymbol value_symbol = 0;
   std::string import_target;     ///< qualified name, when some binding in this scope is an import
   bool import_conflict = false;  ///< two imports of different things under one name
   enum class State : std::uint8_t { Unresolved, InProgress, Done } state = State::Unresolved;
@@ -602,17 +609,24 @@ class Extractor {
  public:
   Extractor(const source::SourceFile& file, const parse::PythonTree& tree)
       : file_(file),
-        tree_(tree),
+        tree_(&tree),
+        g_(Grammar::get()),
+        positions_(file),
+        value_budget_(kValueBudgetBase + kValueBudgetPerByte * file.text().size()) {}
+
+  Extractor(const source::SourceFile& file, const parse::PythonPieces& pieces)
+      : file_(file),
+        pieces_(&pieces),
         g_(Grammar::get()),
         positions_(file),
         value_budget_(kValueBudgetBase + kValueBudgetPerByte * file.text().size()) {}
 
   PythonFacts run() {
     PythonFacts facts;
-    facts.syntax_errors = tree_.errors();
-    if (tree_.tree() == nullptr) return facts;
+    facts.syntax_errors = tree_->errors();
+    if (tree_->tree() == nullptr) return facts;
     scopes_.push_back(Scope{});  // module scope: 0
-    walk(ts_tree_root_node(tree_.tree()));
+    walk(ts_tree_root_node(tree_->tree()));
     facts.calls.reserve(pending_calls_.size());
     for (const Pending& p : pending_calls_) facts.calls.push_back(build_call(p));
     for (const Pending& p : pending_attributes_) {
@@ -624,7 +638,127 @@ class Extractor {
     return facts;
   }
 
+  /// The facts read piece by piece, each piece's tree deleted before the next is parsed; the same as run() on the
+  /// whole file's tree, or nothing (the caller then parses the whole file). A piece's calls and attribute
+  /// assignments are resolved once its walk is done, with the module-level bindings seen so far; a module-level
+  /// name read there and bound again in a later piece (or an import changed later) makes a second pass that
+  /// resolves every piece with the module's final bindings, as run() does. A module-level value from another
+  /// piece is resolved from its statement parsed alone. What depends on the order of resolution (the value
+  /// budget running out, a cycle of names, the depth limit) gives nothing.
+  std::optional<PythonFacts> run_pieces() {
+    PythonFacts facts;
+    scopes_.push_back(Scope{});  // module scope: 0
+    if (!pieces_pass(facts)) return std::nullopt;
+    if (stale_) {
+      facts.calls.clear();
+      facts.attribute_assignments.clear();
+      for (auto& [name, b] : scopes_[0].names) {
+        b.state = Binding::State::Unresolved;
+        b.cached = Value{};
+        b.cached_size = 0;
+      }
+      value_spent_ = 0;
+      order_sensitive_ = false;
+      frozen_ = true;
+      if (!pieces_pass(facts)) return std::nullopt;
+    }
+    if (order_sensitive_ || value_spent_ > value_budget_) return std::nullopt;
+    facts.imports = std::map<std::string, std::string>(std::make_move_iterator(imports_.begin()),
+                                                       std::make_move_iterator(imports_.end()));
+    return facts;
+  }
+
  private:
+  // ---- pieces ----
+
+  /// Parses, walks and resolves each piece in turn; false when a piece has no tree or a value was not found.
+  bool pieces_pass(PythonFacts& facts) {
+    for (std::size_t i = 0; i < pieces_->count(); ++i) {
+      piece_ = static_cast<std::uint32_t>(i);
+      const parse::PythonTree tree = pieces_->parse(i);
+      if (tree.tree() == nullptr) return false;
+      piece_root_ = ts_tree_root_node(tree.tree());
+      walk(piece_root_);
+      for (const Pending& p : pending_calls_) facts.calls.push_back(build_call(p));
+      for (const Pending& p : pending_attributes_) {
+        if (auto a = build_attribute_assignment(p)) facts.attribute_assignments.push_back(std::move(*a));
+      }
+      pending_calls_.clear();
+      pending_attributes_.clear();
+      scopes_.resize(1);  // a piece's functions, classes and comprehensions end in it
+      piece_root_ = TSNode{};
+      if (pieces_failed_) return false;
+    }
+    return true;
+  }
+
+  /// What resolving a module-level name reads: its value when it is bound once by a plain assignment, what it
+  /// was imported as (through the module's binding, else the imports of any scope), and, for `dict` alone,
+  /// whether the module binds it at all (is_builtin_dict).
+  struct ModuleAnswer {
+    bool exists = false;
+    bool has_value = false;
+    std::uint32_t value_begin = 0;
+    std::string import;
+    bool operator==(const ModuleAnswer&) const = default;
+  };
+
+  [[nodiscard]] ModuleAnswer module_answer(std::string_view name) const {
+    ModuleAnswer a;
+    const auto& names = scopes_[0].names;
+    const auto it = names.find(name);
+    if (it != names.end()) {
+      const Binding& b = it->second;
+      a.exists = name == "dict";
+      a.has_value = b.count == 1 && b.has_value;
+      a.value_begin = a.has_value ? b.value_begin : 0;
+      if (!b.import_target.empty() && !b.import_conflict) a.import = b.import_target;
+    } else if (const auto imp = imports_.find(name); imp != imports_.end()) {
+      a.import = imp->second;
+    }
+    return a;
+  }
+
+  /// Before a module-level binding or an import changes in the first pass: the answer for a name some piece has
+  /// already resolved. recheck() after the change: a different answer makes the first pass stale.
+  [[nodiscard]] std::optional<ModuleAnswer> watch(std::string_view name) const {
+    if (pieces_ == nullptr || frozen_ || observed_.count(name) == 0) return std::nullopt;
+    return module_answer(name);
+  }
+  void recheck(std::string_view name, const std::optional<ModuleAnswer>& before) {
+    if (before && module_answer(name) != *before) stale_ = true;
+  }
+
+  /// Whether a binding in `scope` is left as the first pass made it (module-level ones, in the second pass).
+  [[nodiscard]] bool frozen(int scope) const { return frozen_ && scope == 0; }
+
+  /// The value of a module-level binding read in pieces: its node in the current piece's tree, or in its
+  /// statement parsed alone.
+  Value module_value(const Binding& b, int depth) {
+    std::optional<parse::PythonTree> statement;
+    TSNode root = piece_root_;
+    if (b.value_piece != piece_ || ts_node_is_null(piece_root_)) {
+      statement = pieces_->parse_statement_at(b.value_begin);
+      root = statement->tree() != nullptr ? ts_tree_root_node(statement->tree()) : TSNode{};
+    }
+    const TSNode n = ts_node_is_null(root) ? TSNode{} : find_node(root, b);
+    if (ts_node_is_null(n)) {
+      pieces_failed_ = true;
+      return Value::unknown();
+    }
+    return resolve(n, 0, depth + 1);
+  }
+
+  /// The node of `b`'s value in `root`: the outermost of those with its bytes, of its symbol.
+  static TSNode find_node(TSNode root, const Binding& b) {
+    TSNode n = ts_node_named_descendant_for_byte_range(root, b.value_begin, b.value_end);
+    while (!ts_node_is_null(n) && ts_node_start_byte(n) == b.value_begin && ts_node_end_byte(n) == b.value_end) {
+      if (ts_node_symbol(n) == b.value_symbol) return n;
+      n = ts_node_parent(n);
+    }
+    return TSNode{};
+  }
+
   // ---- the walk: one pass over the visible nodes, scopes and bindings collected, calls queued ----
 
   struct Frame {
@@ -788,11 +922,18 @@ class Extractor {
     const TSNode right = launchlint_child_by_field_id(node, g_.f_right);
     if (ts_node_is_null(left) || ts_node_is_null(right)) return;  // `x: int` declares, it does not bind
     if (is(left, g_.identifier)) {
+      if (frozen(f.scope)) return;
+      const auto before = f.scope == 0 ? watch(text(left)) : std::nullopt;
       Binding& b = binding(f.scope, text(left));
       if (++b.count == 1) {
         b.has_value = true;
         b.value = right;
+        b.value_piece = piece_;
+        b.value_begin = ts_node_start_byte(right);
+        b.value_end = ts_node_end_byte(right);
+        b.value_symbol = ts_node_symbol(right);
       }
+      recheck(text(left), before);
     } else if (is(left, g_.attribute)) {
       pending_attributes_.push_back(Pending{node, f.scope, f.function});
     } else {
@@ -846,22 +987,30 @@ class Extractor {
   }
 
   void bind_opaque(int scope, std::string_view name) {
-    if (!name.empty()) ++binding(scope, name).count;
+    if (name.empty() || frozen(scope)) return;
+    const auto before = scope == 0 ? watch(name) : std::nullopt;
+    ++binding(scope, name).count;
+    recheck(name, before);
   }
 
   void poison(int scope, std::string_view name) {
-    if (!name.empty()) binding(scope, name).count += 2;
+    if (name.empty() || frozen(scope)) return;
+    const auto before = scope == 0 ? watch(name) : std::nullopt;
+    binding(scope, name).count += 2;
+    recheck(name, before);
   }
 
   void bind_import(int scope, std::string_view local, std::string qualified) {
-    if (local.empty() || qualified.empty()) return;
+    if (local.empty() || qualified.empty() || frozen(scope)) return;
     Binding& b = binding(scope, local);
     // `import torch` and `import torch.distributed` both bind `torch` to the same module: not a reassignment.
     if (!b.import_target.empty() && b.import_target == qualified) return;
+    const auto before = watch(local);  // the imports of any scope answer for a name the module does not bind
     ++b.count;
     if (!b.import_target.empty()) b.import_conflict = true;
     b.import_target = qualified;
-    imports_[std::string(local)] = std::move(qualified);
+    if (!frozen_) imports_[std::string(local)] = std::move(qualified);  // frozen: the first pass's imports
+    recheck(local, before);
   }
 
   std::string dotted_text(TSNode dotted) {
@@ -937,6 +1086,7 @@ class Extractor {
       Scope& sc = scopes_[static_cast<std::size_t>(s)];
       if (!first && sc.is_class) continue;
       first = false;
+      if (s == 0 && pieces_ != nullptr && !frozen_) observed_.insert(name);
       auto it = sc.names.find(name);
       if (it != sc.names.end()) return &it->second;
     }
@@ -1004,8 +1154,8 @@ class Extractor {
   }
 
   bool is_builtin_dict(TSNode function, int scope) {
-    return is(function, g_.identifier) && text(function) == "dict" && lookup("dict", scope) == nullptr &&
-           imports_.find("dict") == imports_.end();
+    if (!is(function, g_.identifier) || text(function) != "dict" || lookup("dict", scope) != nullptr) return false;
+    return imports_.find("dict") == imports_.end();
   }
 
   // ---- values ----
@@ -1019,6 +1169,7 @@ class Extractor {
   Value resolve(TSNode n, int scope, int depth) {
     if (ts_node_is_null(n)) return Value::unknown();
     const source::Region where = positions_.region(n);
+    if (depth > kMaxDepth) order_sensitive_ = true;
     if (depth > kMaxDepth || !charge(1)) return Value::unknown(where);
     const TSSymbol s = ts_node_symbol(n);
     if (s == g_.integer) return integer_value(text(n), false, where);
@@ -1196,6 +1347,7 @@ class Extractor {
   /// The entries of a dict literal, a `dict(...)` call, or a name bound to one of those; nothing when any key
   /// is not a string or any part is not static.
   std::optional<std::vector<DictEntry>> dict_entries(TSNode n, int scope, int depth) {
+    if (depth > kMaxDepth) order_sensitive_ = true;
     if (depth > kMaxDepth || ts_node_is_null(n)) return std::nullopt;
     while (is(n, g_.parenthesized_expression)) {
       const std::vector<TSNode> inner = kids_.named(n);
@@ -1262,10 +1414,13 @@ class Extractor {
         if (!charge(b->cached_size)) return Value::unknown(where);
         return b->cached;
       }
-      if (b->state == Binding::State::InProgress) return Value::unknown(where);  // `a = b; b = a`
+      if (b->state == Binding::State::InProgress) {  // `a = b; b = a`
+        order_sensitive_ = true;
+        return Value::unknown(where);
+      }
       b->state = Binding::State::InProgress;
       // The binding's own scope decides what names in its expression mean.
-      Value v = resolve(b->value, b->scope, depth + 1);
+      Value v = pieces_ != nullptr && b->scope == 0 ? module_value(*b, depth) : resolve(b->value, b->scope, depth + 1);
       b->cached_size = value_size(v);
       if (!charge(b->cached_size)) v = Value::unknown(where);
       b->cached = v;
@@ -1366,7 +1521,9 @@ class Extractor {
       return call;
     }
     if (!is(args, g_.argument_list)) return call;
-    for (const TSNode a : kids_.named(args)) {
+    const std::vector<TSNode> written = kids_.named(args);
+    call.args.reserve(written.size());  // exact unless `*`/`**` unpacking adds some: no slack in most calls
+    for (const TSNode a : written) {
       const TSSymbol s = ts_node_symbol(a);
       if (s == g_.error) continue;
       if (s == g_.keyword_argument) {
@@ -1425,7 +1582,16 @@ class Extractor {
   }
 
   const source::SourceFile& file_;
-  const parse::PythonTree& tree_;
+  const parse::PythonTree* tree_ = nullptr;
+  const parse::PythonPieces* pieces_ = nullptr;  ///< reading in pieces (run_pieces)
+  std::uint32_t piece_ = 0;                      ///< the piece being read
+  TSNode piece_root_{};                          ///< its tree's root while its facts are resolved
+  bool frozen_ = false;                          ///< second pass: module-level bindings as the first pass left them
+  bool pieces_failed_ = false;                   ///< a module-level value was not found again
+  bool order_sensitive_ = false;                 ///< a result that could depend on the order of resolution
+  /// Module-level names some piece has resolved (first pass); stale_: one of them resolves differently since.
+  std::unordered_set<std::string_view> observed_;
+  bool stale_ = false;
   const Grammar& g_;
   Positions positions_;
   ChildReader kids_;
@@ -1442,6 +1608,20 @@ class Extractor {
 
 PythonFacts extract_python_facts(const source::SourceFile& file, const parse::PythonTree& tree) {
   return Extractor(file, tree).run();
+}
+
+std::optional<PythonFacts> read_python_facts_in_pieces(const source::SourceFile& file, std::size_t piece_bytes) {
+  const std::optional<parse::PythonPieces> pieces = parse::PythonPieces::split(file, piece_bytes);
+  if (!pieces) return std::nullopt;
+  return Extractor(file, *pieces).run_pieces();
+}
+
+PythonFacts read_python_facts(const source::SourceFile& file) {
+  if (file.text().size() >= kPythonPiecesFrom) {
+    if (auto facts = read_python_facts_in_pieces(file, kPythonPieceBytes)) return std::move(*facts);
+  }
+  const parse::PythonTree tree = parse::PythonTree::parse(file);
+  return extract_python_facts(file, tree);
 }
 
 }  // namespace lint::model

@@ -3,7 +3,9 @@
 // assignments, dict literals / dict(...) calls and `**` of those; anything else is Unknown.
 #pragma once
 
+#include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,5 +72,19 @@ struct PythonFacts {
 
 /// Extracts facts from an already parsed tree.
 PythonFacts extract_python_facts(const source::SourceFile& file, const parse::PythonTree& tree);
+
+/// From this size on, read_python_facts reads a file in pieces (docs/limits.md "Huge files").
+constexpr std::size_t kPythonPiecesFrom = 1024 * 1024;
+/// About how much text one piece holds: its tree is about 35 times that.
+constexpr std::size_t kPythonPieceBytes = 64 * 1024;
+
+/// Parses `file` and extracts its facts: a file of kPythonPiecesFrom bytes or more is read in pieces of
+/// kPythonPieceBytes (parse::PythonPieces), so that only one piece's tree is in memory at a time; the facts are
+/// those of the whole file's tree. A file that cannot be read in pieces (a syntax error in it) is parsed whole.
+PythonFacts read_python_facts(const source::SourceFile& file);
+
+/// The facts of `file` read in pieces of about `piece_bytes`, whatever its size; nothing when it has to be parsed
+/// whole (a syntax error, a CPython limit, a result that depends on the order of resolution).
+std::optional<PythonFacts> read_python_facts_in_pieces(const source::SourceFile& file, std::size_t piece_bytes);
 
 }  // namespace lint::model

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -42,7 +44,11 @@ struct LimitViolation {
 /// indentation levels.
 class LimitScanner {
  public:
-  explicit LimitScanner(std::string_view text) : s_(text) {}
+  /// `starts`, when given, receives the byte offset of every line that starts a top-level logical line at column
+  /// 0 (not blank, not a comment, not inside brackets, a string or a continuation): where top-level statements
+  /// may start (PythonPieces).
+  explicit LimitScanner(std::string_view text, std::vector<std::uint32_t>* starts = nullptr)
+      : s_(text), starts_(starts) {}
 
   std::optional<LimitViolation> run() {
     frames_.push_back(Frame{Mode::Code, 0, false, 0});
@@ -109,6 +115,7 @@ class LimitScanner {
   void indentation() {
     at_line_start_ = false;
     std::size_t width = 0;
+    const std::size_t line_begin = i_;
     std::size_t k = i_;
     for (; k < s_.size(); ++k) {
       const char c = s_[k];
@@ -127,6 +134,7 @@ class LimitScanner {
       at_line_start_ = k < s_.size() && s_[k] != '\\';  // blank and comment lines do not indent
       return;
     }
+    if (starts_ != nullptr && k == line_begin) starts_->push_back(static_cast<std::uint32_t>(k));
     if (width > indents_.back()) {
       indents_.push_back(width);
       if (indents_.size() - 1 > kMaxIndentLevels) {
@@ -305,6 +313,7 @@ class LimitScanner {
   }
 
   std::string_view s_;
+  std::vector<std::uint32_t>* starts_;
   std::size_t i_ = 0;
   std::size_t token_start_ = 0;  ///< where the token being read starts: the position of a violation
   std::vector<Frame> frames_;
@@ -331,6 +340,21 @@ std::optional<std::string> normalise_lone_cr(const std::string& text) {
 struct ParserDeleter {
   void operator()(TSParser* p) const { ts_parser_delete(p); }
 };
+
+/// The thread's Python parser, reset and reading the whole text (null when the grammar does not load). One parser
+/// per thread, reset before each parse (a parse stopped by its budget must not be resumed): creating and deleting
+/// one per file cost as much as reading the file.
+TSParser* python_parser() {
+  static thread_local std::unique_ptr<TSParser, ParserDeleter> parser;
+  if (!parser) {
+    parser.reset(ts_parser_new());
+    if (parser && !ts_parser_set_language(parser.get(), tree_sitter_python())) parser.reset();
+  } else {
+    ts_parser_reset(parser.get());
+  }
+  if (parser) ts_parser_set_included_ranges(parser.get(), nullptr, 0);
+  return parser.get();
+}
 
 /// How a MISSING token is named in a message: `')'` for punctuation and keywords, `identifier` for named nodes.
 /// Hidden grammar symbols (`_newline`, `_indent`) lose their underscore.
@@ -424,16 +448,8 @@ PythonTree PythonTree::parse(const source::SourceFile& file) {
     result.errors_.push_back(ParseError{file.region(at, at + 1), std::move(violation->message)});
     return result;
   }
-  // One parser per thread, reset before each parse (a parse stopped by its budget must not be resumed): creating
-  // and deleting one per file cost as much as reading the file.
-  static thread_local std::unique_ptr<TSParser, ParserDeleter> parser;
-  if (!parser) {
-    parser.reset(ts_parser_new());
-    if (parser && !ts_parser_set_language(parser.get(), tree_sitter_python())) parser.reset();
-  } else {
-    ts_parser_reset(parser.get());
-  }
-  if (!parser) {
+  TSParser* parser = python_parser();
+  if (parser == nullptr) {
     // Only an ABI mismatch between the grammar and the runtime gets here: a build problem, not an input one.
     result.errors_.push_back(ParseError{file.region(0, 0), "internal error: the Python grammar does not load"});
     return result;
@@ -441,15 +457,107 @@ PythonTree PythonTree::parse(const source::SourceFile& file) {
   const std::optional<std::string> normalised = normalise_lone_cr(text);
   const std::string& input = normalised ? *normalised : text;
   const std::uint64_t budget = parse_budget_ns(text.size());
-  result.tree_ = parse_with_budget(parser.get(), input, budget);
+  result.tree_ = parse_with_budget(parser, input, budget);
   if (result.tree_ == nullptr) {
-    ts_parser_reset(parser.get());  // the stopped parse's stacks are not kept until the next file
+    ts_parser_reset(parser);  // the stopped parse's stacks are not kept until the next file
     result.errors_.push_back(ParseError{file.region(0, 0), "syntax too broken to analyse: parsing stopped after " +
                                                                std::to_string(budget / 1'000'000'000) +
                                                                " s of CPU time"});
     return result;
   }
   result.errors_ = collect_errors(file, ts_tree_root_node(result.tree_));
+  return result;
+}
+
+namespace {
+
+/// Whether the line at `at` starts with `word` followed by a character that cannot continue a name.
+bool starts_with_keyword(std::string_view text, std::size_t at, std::string_view word) {
+  if (text.substr(at, word.size()) != word) return false;
+  const std::size_t after = at + word.size();
+  if (after >= text.size()) return true;
+  const auto c = static_cast<unsigned char>(text[after]);
+  return !(std::isalnum(c) != 0 || c == '_' || c >= 0x80);
+}
+
+}  // namespace
+
+std::optional<PythonPieces> PythonPieces::split(const source::SourceFile& file, std::size_t piece_bytes) {
+  const std::string& text = file.text();
+  if (text.size() >= std::numeric_limits<std::uint32_t>::max()) return std::nullopt;
+  std::vector<std::uint32_t> candidates;
+  if (LimitScanner(text, &candidates).run()) return std::nullopt;
+  PythonPieces pieces(file, normalise_lone_cr(text));
+  const std::string& input = pieces.normalised_ ? *pieces.normalised_ : text;
+  // A line at column 0 continues the statement before it when it is `else`, `elif`, `except` or `finally`, or
+  // when the line before it is a decorator.
+  pieces.starts_.push_back(0);
+  bool after_decorator = false;
+  for (const std::uint32_t at : candidates) {
+    const bool continues = after_decorator || starts_with_keyword(text, at, "else") ||
+                           starts_with_keyword(text, at, "elif") || starts_with_keyword(text, at, "except") ||
+                           starts_with_keyword(text, at, "finally");
+    after_decorator = text[at] == '@';
+    if (!continues && at != 0) pieces.starts_.push_back(at);
+  }
+  pieces.rows_.reserve(pieces.starts_.size());
+  std::uint32_t row = 0;
+  std::size_t counted = 0;
+  for (const std::uint32_t at : pieces.starts_) {
+    row += static_cast<std::uint32_t>(std::count(input.begin() + static_cast<std::ptrdiff_t>(counted),
+                                                 input.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+    counted = at;
+    pieces.rows_.push_back(row);
+  }
+  piece_bytes = std::max<std::size_t>(piece_bytes, 1);
+  pieces.pieces_.push_back(0);
+  for (std::uint32_t j = 1; j < pieces.starts_.size(); ++j) {
+    if (pieces.starts_[j] - pieces.starts_[pieces.pieces_.back()] >= piece_bytes) pieces.pieces_.push_back(j);
+  }
+  return pieces;
+}
+
+std::size_t PythonPieces::end(std::size_t i) const {
+  return i + 1 < pieces_.size() ? starts_[pieces_[i + 1]] : file_->text().size();
+}
+
+PythonTree PythonPieces::parse(std::size_t i) const {
+  const std::size_t end_statement = i + 1 < pieces_.size() ? pieces_[i + 1] : starts_.size();
+  return parse_range(pieces_[i], end_statement);
+}
+
+PythonTree PythonPieces::parse_statement_at(std::size_t at) const {
+  const auto it = std::upper_bound(starts_.begin(), starts_.end(), at);
+  const auto first = static_cast<std::size_t>(it - starts_.begin()) - 1;  // starts_[0] is 0 <= at
+  return parse_range(first, first + 1);
+}
+
+PythonTree PythonPieces::parse_range(std::size_t first_statement, std::size_t end_statement) const {
+  PythonTree result;
+  TSParser* parser = python_parser();
+  if (parser == nullptr) return result;
+  const std::string& input = normalised_ ? *normalised_ : file_->text();
+  TSRange range{};
+  range.start_byte = starts_[first_statement];
+  range.start_point = TSPoint{rows_[first_statement], 0};
+  if (end_statement < starts_.size()) {
+    range.end_byte = starts_[end_statement];
+    range.end_point = TSPoint{rows_[end_statement], 0};
+  } else {
+    range.end_byte = std::numeric_limits<std::uint32_t>::max();
+    range.end_point = TSPoint{std::numeric_limits<std::uint32_t>::max(), std::numeric_limits<std::uint32_t>::max()};
+  }
+  if (!ts_parser_set_included_ranges(parser, &range, 1)) return result;
+  const std::size_t end_byte = end_statement < starts_.size() ? starts_[end_statement] : input.size();
+  TSTree* tree = parse_with_budget(parser, input, parse_budget_ns(end_byte - range.start_byte));
+  ts_parser_reset(parser);
+  ts_parser_set_included_ranges(parser, nullptr, 0);
+  if (tree == nullptr) return result;
+  if (ts_node_has_error(ts_tree_root_node(tree))) {
+    ts_tree_delete(tree);
+    return result;
+  }
+  result.tree_ = tree;
   return result;
 }
 

@@ -3,6 +3,7 @@
 // kMaxAliasExpansionNodes stop the load with an error instead of exhausting the stack or memory.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,12 @@ ConfigDocument read_json(const source::SourceFile& file);
 /// TOML 1.0 through toml++. Non-ASCII text outside strings and comments is rejected before toml++ sees it
 /// (toml++ 3.3 has undefined behaviour on some such input).
 ConfigDocument read_toml(const source::SourceFile& file);
+
+/// The errors read_toml would give `file`, found with toml++ run on pieces of about `piece_bytes`, each cut at a
+/// table header, so that only one piece's tree is in memory at a time (docs/limits.md "Huge files"); no tree is
+/// built. Nothing when the pieces cannot prove it (a piece with a syntax error, which a full read must place
+/// after what came before; a table, key or array of tables that pieces share): read the file in full then.
+std::optional<std::vector<ParseError>> check_toml_in_pieces(const source::SourceFile& file, std::size_t piece_bytes);
 
 /// What a partial read keeps (big files: docs/limits.md "Huge files"). Collections left out become stubs
 /// (Node::elided) with their exact kind, tag and region. Errors are the same as those of a full read: the whole

@@ -9,9 +9,12 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -36,7 +39,9 @@ std::string depth_message() {
 // guard stops checking: toml++ reads no further, and its message is the better one.
 class TomlGuard {
  public:
-  TomlGuard(std::string_view text, std::size_t begin) : text_(text), i_(begin) {}
+  /// `headers`, when given, receives the start of each line that holds a table header (check_toml_in_pieces).
+  TomlGuard(std::string_view text, std::size_t begin, std::vector<std::size_t>* headers = nullptr)
+      : text_(text), i_(begin), begin_(begin), headers_(headers) {}
 
   std::optional<GuardError> run() {
     while (i_ < text_.size() && !stopped_ && !error_) step();
@@ -117,6 +122,10 @@ class TomlGuard {
     switch (mode_) {
       case Mode::Statement:
         if (c == '[') {
+          if (headers_ != nullptr) {
+            const std::size_t nl = text_.rfind('\n', i_);
+            headers_->push_back(nl == std::string_view::npos || nl < begin_ ? begin_ : nl + 1);
+          }
           array_of_tables_ = i_ + 1 < text_.size() && text_[i_ + 1] == '[';
           if (array_of_tables_) ++i_;
           mode_ = Mode::Header;
@@ -339,6 +348,8 @@ class TomlGuard {
 
   std::string_view text_;
   std::size_t i_;
+  std::size_t begin_;
+  std::vector<std::size_t>* headers_;
   bool stopped_ = false;
   std::optional<GuardError> error_;
   Mode mode_ = Mode::Statement;
@@ -461,23 +472,192 @@ class TomlConverter {
   detail::ByteLocator locator_;
 };
 
+/// The key path of the table header at the start of `line`, and whether it is an array of tables (`[[...]]`);
+/// nothing for a header this does not read (a basic string key with an escape).
+std::optional<std::pair<std::vector<std::string>, bool>> header_path(std::string_view line) {
+  std::size_t i = 0;
+  const auto space = [&] {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+  };
+  space();
+  if (i >= line.size() || line[i] != '[') return std::nullopt;
+  ++i;
+  const bool array = i < line.size() && line[i] == '[';
+  if (array) ++i;
+  std::vector<std::string> path;
+  for (;;) {
+    space();
+    if (i >= line.size()) return std::nullopt;
+    const char c = line[i];
+    if (c == '"' || c == '\'') {
+      const std::size_t close = line.find(c, i + 1);
+      if (close == std::string_view::npos) return std::nullopt;
+      const std::string_view key = line.substr(i + 1, close - i - 1);
+      if (key.find('\n') != std::string_view::npos || (c == '"' && key.find('\\') != std::string_view::npos)) {
+        return std::nullopt;
+      }
+      path.emplace_back(key);
+      i = close + 1;
+    } else {
+      const std::size_t start = i;
+      while (i < line.size() && ((line[i] >= 'A' && line[i] <= 'Z') || (line[i] >= 'a' && line[i] <= 'z') ||
+                                 (line[i] >= '0' && line[i] <= '9') || line[i] == '_' || line[i] == '-')) {
+        ++i;
+      }
+      if (i == start) return std::nullopt;
+      path.emplace_back(line.substr(start, i - start));
+    }
+    space();
+    if (i < line.size() && line[i] == '.') {
+      ++i;
+      continue;
+    }
+    if (i < line.size() && line[i] == ']' && (!array || (i + 1 < line.size() && line[i + 1] == ']'))) break;
+    return std::nullopt;
+  }
+  return std::make_pair(std::move(path), array);
+}
+
+/// Whether a toml++ tree nests no deeper than a full read converts (TomlConverter::enter).
+bool within_depth(const toml::node& node, std::size_t depth) {
+  if (const toml::table* t = node.as_table()) {
+    if (depth + 1 > kMaxNestingDepth) return false;
+    for (auto&& [key, value] : *t) {
+      if (!within_depth(value, depth + 1)) return false;
+    }
+  } else if (const toml::array* a = node.as_array()) {
+    if (depth + 1 > kMaxNestingDepth) return false;
+    for (const toml::node& item : *a) {
+      if (!within_depth(item, depth + 1)) return false;
+    }
+  }
+  return true;
+}
+
+/// What the pieces read so far define at one key path, for the checks across pieces that toml++ makes on a whole
+/// file: a table defined twice, a header through a key of a table, an array of tables extended by a header.
+struct PathUse {
+  bool table = false;                        ///< defined by a `[table]` header (or the root)
+  bool array = false;                        ///< defined by `[[array]]` headers
+  std::unordered_set<std::string> keys;      ///< keys its `[table]` section defines itself
+  std::unordered_set<std::string> children;  ///< next components of longer header paths through it
+};
+
+std::string path_key(const std::vector<std::string>& path, std::size_t count) {
+  std::string out;
+  for (std::size_t k = 0; k < count; ++k) {
+    out += std::to_string(path[k].size());
+    out += ':';
+    out += path[k];
+  }
+  return out;
+}
+
+/// The UTF-8 and lexical checks of read_toml: their error, if any.
+std::optional<ParseError> precheck_toml(const source::SourceFile& file, std::size_t bom,
+                                        std::vector<std::size_t>* headers) {
+  const std::string& text = file.text();
+  detail::PositionCursor cursor(file);
+  std::size_t bad = 0;
+  if (!source::is_valid_utf8(text, &bad)) {
+    return ParseError{cursor.char_region(bad),
+                      "invalid UTF-8 (byte " + detail::describe_byte(static_cast<unsigned char>(text[bad])) + ")"};
+  }
+  if (std::optional<GuardError> guard = TomlGuard(text, bom, headers).run()) {
+    return ParseError{cursor.char_region(guard->byte), std::move(guard->message)};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
+
+std::optional<std::vector<ParseError>> check_toml_in_pieces(const source::SourceFile& file, std::size_t piece_bytes) {
+  const std::string& text = file.text();
+  const std::size_t bom = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+  std::vector<std::size_t> starts;
+  if (std::optional<ParseError> error = precheck_toml(file, bom, &starts)) {
+    return std::vector<ParseError>{std::move(*error)};
+  }
+  // Sections: the root's (from the start), then one per header line.
+  const bool root_section = starts.empty() || starts.front() != bom;
+  if (root_section) starts.insert(starts.begin(), bom);
+  std::vector<std::uint32_t> lines;  // 1-based line of each section's start
+  lines.reserve(starts.size());
+  std::uint32_t line = 1;
+  std::size_t counted = bom;
+  for (const std::size_t at : starts) {
+    line += static_cast<std::uint32_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(counted),
+                                                  text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+    counted = at;
+    lines.push_back(line);
+  }
+  piece_bytes = std::max<std::size_t>(piece_bytes, 1);
+  std::unordered_map<std::string, PathUse> uses;
+  std::size_t first = 0;
+  while (first < starts.size()) {
+    std::size_t end = first + 1;
+    while (end < starts.size() && starts[end] - starts[first] < piece_bytes) ++end;
+    const std::size_t end_byte = end < starts.size() ? starts[end] : text.size();
+    toml::table piece;
+    try {
+      piece = toml::parse(std::string_view(text).substr(starts[first], end_byte - starts[first]));
+    } catch (const toml::parse_error&) {
+      return std::nullopt;  // its error is reported by a full read, which sees what came before
+    }
+    if (!within_depth(piece, 0)) return std::nullopt;
+    for (std::size_t s = first; s < end; ++s) {
+      // The section's own keys: those of its table written on its lines (not those a later header implies).
+      const std::uint32_t from = lines[s] - lines[first] + 1;
+      const std::uint32_t to =
+          s + 1 < end ? lines[s + 1] - lines[first] + 1 : std::numeric_limits<std::uint32_t>::max();
+      std::vector<std::string> path;
+      bool array = false;
+      if (s != 0 || !root_section) {
+        const std::size_t nl = text.find('\n', starts[s]);
+        auto header = header_path(
+            std::string_view(text).substr(starts[s], nl == std::string::npos ? std::string::npos : nl - starts[s]));
+        if (!header) return std::nullopt;
+        path = std::move(header->first);
+        array = header->second;
+      }
+      for (std::size_t q = 0; q < path.size(); ++q) {
+        PathUse& prefix = uses[path_key(path, q)];
+        if (prefix.array || prefix.keys.count(path[q]) != 0) return std::nullopt;
+        prefix.children.insert(path[q]);
+      }
+      PathUse& use = uses[path_key(path, path.size())];
+      if (array) {
+        if (use.table || !use.children.empty()) return std::nullopt;
+        use.array = true;
+        continue;
+      }
+      if (use.table || use.array) return std::nullopt;
+      use.table = true;
+      const toml::table* table = &piece;
+      for (const std::string& component : path) {
+        const toml::node* child = table->get(component);
+        table = child != nullptr ? child->as_table() : nullptr;
+        if (table == nullptr) return std::nullopt;
+      }
+      for (auto&& [key, value] : *table) {
+        const std::uint32_t at = key.source().begin.line;
+        if (at < from || at >= to) continue;
+        if (use.children.count(std::string(key.str())) != 0) return std::nullopt;
+        use.keys.emplace(key.str());
+      }
+    }
+    first = end;
+  }
+  return std::vector<ParseError>{};
+}
 
 ConfigDocument read_toml(const source::SourceFile& file) {
   ConfigDocument doc;
   doc.format = Format::Toml;
   const std::string& text = file.text();
   const std::size_t bom = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
-  detail::PositionCursor cursor(file);
-  std::size_t bad = 0;
-  if (!source::is_valid_utf8(text, &bad)) {
-    doc.errors.push_back(
-        ParseError{cursor.char_region(bad),
-                   "invalid UTF-8 (byte " + detail::describe_byte(static_cast<unsigned char>(text[bad])) + ")"});
-    return doc;
-  }
-  if (std::optional<GuardError> guard = TomlGuard(text, bom).run()) {
-    doc.errors.push_back(ParseError{cursor.char_region(guard->byte), std::move(guard->message)});
+  if (std::optional<ParseError> error = precheck_toml(file, bom, nullptr)) {
+    doc.errors.push_back(std::move(*error));
     return doc;
   }
   TomlConverter converter(file, bom);

@@ -4,6 +4,7 @@
 
 #include "lint/driver/driver.hpp"
 #include "lint/model/classify.hpp"
+#include "lint/parse/readers.hpp"
 
 TEST_CASE("a big config is read shallow first, in full only when it is a launch config") {
   std::string rows;
@@ -56,11 +57,36 @@ TEST_CASE("a big TOML that cannot be a torchtitan config is not parsed unless it
   CHECK(doc->kind == lint::model::DocKind::Unknown);
   CHECK_FALSE(doc->config.has_root);
   CHECK_FALSE(doc->report_parse_errors);
-  // Named on the command line: parsed (its syntax errors are reported).
+  // Named on the command line: checked by toml++ in pieces (its syntax errors are reported), no tree kept.
   auto named = lint::driver::load_document("data.toml", rows, true);
-  CHECK(named->config.has_root);
+  CHECK(named->kind == lint::model::DocKind::Unknown);
+  CHECK_FALSE(named->config.has_root);
+  CHECK(named->report_parse_errors);
+  CHECK(named->config.errors.empty());
   // A torchtitan config is parsed and classified.
   auto titan = lint::driver::load_document("train.toml", "[job]\ndump_folder = 'x'\n[training]\nsteps = 1\n" + rows, false);
   CHECK(titan->kind == lint::model::DocKind::TorchtitanConfig);
   CHECK(titan->config.has_root);
+}
+
+TEST_CASE("a big named TOML checked in pieces reports the errors of a full read", "[pieces]") {
+  std::string rows;
+  for (int i = 0; rows.size() < lint::driver::kShallowFirstBytes; ++i) {
+    rows += "[[rows]]\nid = " + std::to_string(i) + "\ntext = \"\"\"\n[not_a_header]\n\"\"\"\n";
+  }
+  for (const std::string& tail : {std::string(), std::string("[[rows]]\nid = = 1\n"), std::string("[rows]\nx = 1\n"),
+                                  std::string("[other]\nx = \"\xC3\xA9\"\ny = \xC3\xA9\n")}) {
+    CAPTURE(tail);
+    auto doc = lint::driver::load_document("data.toml", rows + tail, true);
+    const lint::source::SourceFile file("data.toml", rows + tail);
+    const auto full = lint::parse::read_toml(file);
+    CHECK(doc->kind == lint::model::DocKind::Unknown);
+    CHECK(doc->report_parse_errors);
+    REQUIRE(doc->config.errors.size() == full.errors.size());
+    for (std::size_t i = 0; i < full.errors.size(); ++i) {
+      CHECK(doc->config.errors[i].message == full.errors[i].message);
+      CHECK(doc->config.errors[i].region == full.errors[i].region);
+    }
+    CHECK(doc->config.errors.empty() == tail.empty());
+  }
 }
