@@ -652,6 +652,7 @@ class Extractor {
     if (stale_) {
       facts.calls.clear();
       facts.attribute_assignments.clear();
+      classes_.clear();
       for (auto& [name, b] : scopes_[0].names) {
         b.state = Binding::State::Unresolved;
         b.cached = Value{};
@@ -663,6 +664,7 @@ class Extractor {
       if (!pieces_pass(facts)) return std::nullopt;
     }
     if (order_sensitive_ || value_spent_ > value_budget_) return std::nullopt;
+    facts.classes = std::move(classes_);
     facts.imports = std::map<std::string, std::string>(std::make_move_iterator(imports_.begin()),
                                                        std::make_move_iterator(imports_.end()));
     return facts;

@@ -71,6 +71,15 @@ std::string dump(const PythonFacts& facts) {
     dump(out, a.value);
     out << '\n';
   }
+  for (const auto& c : facts.classes) {
+    out << "class " << c.name;
+    for (const auto& b : c.bases) out << " base=" << b;
+    for (const auto& d : c.decorators) out << " decorator=" << d;
+    for (const auto& f : c.fields) out << " field=" << f;
+    out << ' ';
+    dump(out, c.region);
+    out << '\n';
+  }
   for (const auto& [local, qualified] : facts.imports) out << "import " << local << '=' << qualified << '\n';
   for (const auto& e : facts.syntax_errors) {
     out << "error " << e.message << ' ';
@@ -93,6 +102,7 @@ x = 1
 """
 import torch
 import torch.distributed as dist
+from dataclasses import dataclass
 from transformers import TrainingArguments, Trainer
 from accelerate import Accelerator as Acc
 
@@ -143,6 +153,11 @@ class Config:
         global model_name
         return Acc(mixed_precision="bf16", gradient_accumulation_steps=BATCH["gradient_accumulation_steps"])
 
+@dataclass
+class ModelArguments(Config):
+    model_name_or_path: str = "m"
+    local_rank: int = -1
+
 WIDTH = 10
 DS_CONFIG = "ds_config.json"
 for i in range(3):
@@ -164,6 +179,7 @@ TEST_CASE("pieces: the facts of a script read in pieces of any size are those of
   const SourceFile file("train.py", kScript);
   const std::string expected = whole(file);
   REQUIRE(expected.find(" name=TrainingArguments ") != std::string::npos);
+  REQUIRE(expected.find("\nclass ") != std::string::npos);
   for (const std::size_t piece_bytes :
        {std::size_t{1}, std::size_t{40}, std::size_t{200}, std::size_t{1000}, std::size_t{1} << 20}) {
     CAPTURE(piece_bytes);
@@ -189,6 +205,7 @@ TEST_CASE("pieces: top-level statements start outside strings, brackets, continu
       R"("""Docstring.)",
       "import torch",
       "import torch.distributed as dist",
+      "from dataclasses import dataclass",
       "from transformers import TrainingArguments, Trainer",
       "from accelerate import Accelerator as Acc",
       "LR = 2e-5",
@@ -201,6 +218,7 @@ TEST_CASE("pieces: top-level statements start outside strings, brackets, continu
       "if torch.cuda.is_available():",
       "try:",
       "class Config:",
+      "@dataclass",
       "WIDTH = 10",
       R"(DS_CONFIG = "ds_config.json")",
       "for i in range(3):",
