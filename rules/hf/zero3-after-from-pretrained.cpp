@@ -40,6 +40,44 @@ class Zero3AfterFromPretrained final : public rule::Rule {
         break;
       }
     }
+    check_accelerator(l, *script, ctx);
+  }
+
+ private:
+  /// A custom loop under accelerate's ZeRO-3 with `zero3_init_flag: true`: accelerate registers the ZeRO-3 config
+  /// that `from_pretrained` reads when the Accelerator is created (accelerate v1.14.0
+  /// `src/accelerate/utils/dataclasses.py:1457-1486`, `select()` `:1552-1561`), so a model loaded before
+  /// `Accelerator()` is not built inside `deepspeed.zero.Init`.
+  static void check_accelerator(const model::Launch& l, const model::Document& script, rule::RuleContext& ctx) {
+    const parse::Node* flag = nullptr;
+    for (const model::Document* d : l.documents) {
+      if (d->kind != model::DocKind::AccelerateConfig || d->root_map() == nullptr) continue;
+      if (const parse::Node* section = d->root_map()->find("deepspeed_config"); section != nullptr && section->is_map())
+        flag = section->find("zero3_init_flag");
+    }
+    if (flag == nullptr || flag->kind != parse::NodeKind::Bool || !flag->boolean) return;
+    const auto& calls = script.python->calls;
+    for (const model::PyCall& acc : calls) {
+      if (acc.name != "Accelerator") continue;
+      for (const model::PyCall& load : calls) {
+        if (load.name != "from_pretrained" || load.function != acc.function || load.order >= acc.order) continue;
+        if (load.callee.find("Tokenizer") != std::string::npos || load.callee.find("Config") != std::string::npos ||
+            load.callee.find("Processor") != std::string::npos)
+          continue;
+        const bool registered = std::any_of(calls.begin(), calls.end(), [&load](const model::PyCall& c) {
+          return (c.name == "HfDeepSpeedConfig" || model::is_training_arguments_class(c.name)) &&
+                 c.function == load.function && c.order < load.order;
+        });
+        if (registered) continue;
+        ctx.report(script.path(), load.region,
+                   "The model is loaded before `Accelerator()` under ZeRO-3 with `zero3_init_flag: true`: accelerate "
+                   "registers the ZeRO-3 config that `from_pretrained` reads for `deepspeed.zero.Init` only when the "
+                   "Accelerator is created (accelerate v1.14.0 `src/accelerate/utils/dataclasses.py:1457-1486`), so "
+                   "every rank materialises the whole model first. Create the Accelerator before loading the model.",
+                   {{script.path(), acc.callee_region, "The Accelerator is created here."}});
+        return;
+      }
+    }
   }
 };
 
