@@ -7,6 +7,26 @@
 namespace lint::rules {
 namespace {
 
+/// The first model `from_pretrained` in the same function before `anchor` (tokenizer, config and processor loads
+/// are not models) that no call registering the ZeRO-3 config precedes, or nullptr. `registers` names those calls:
+/// an HfDeepSpeedConfig created (and kept alive) before the load registers the config in the global weakref that
+/// from_pretrained's is_deepspeed_zero3_enabled() reads (transformers 5.17.0 `integrations/deepspeed.py:279-283`).
+template <typename Registers>
+const model::PyCall* model_loaded_before(const std::vector<model::PyCall>& calls, const model::PyCall& anchor,
+                                         Registers registers) {
+  for (const model::PyCall& load : calls) {
+    if (load.name != "from_pretrained" || load.function != anchor.function || load.order >= anchor.order) continue;
+    if (load.callee.find("Tokenizer") != std::string::npos || load.callee.find("Config") != std::string::npos ||
+        load.callee.find("Processor") != std::string::npos)
+      continue;
+    const bool registered = std::any_of(calls.begin(), calls.end(), [&](const model::PyCall& c) {
+      return registers(c) && c.function == load.function && c.order < load.order;
+    });
+    if (!registered) return &load;
+  }
+  return nullptr;
+}
+
 class Zero3AfterFromPretrained final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
@@ -17,28 +37,17 @@ class Zero3AfterFromPretrained final : public rule::Rule {
     const auto& calls = script->python->calls;
     for (const model::PyCall& args : calls) {
       if (!model::is_training_arguments_class(args.name) || args.keyword("deepspeed") == nullptr) continue;
-      for (const model::PyCall& load : calls) {
-        if (load.name != "from_pretrained" || load.function != args.function || load.order >= args.order) continue;
-        if (load.callee.find("Tokenizer") != std::string::npos || load.callee.find("Config") != std::string::npos ||
-            load.callee.find("Processor") != std::string::npos)
-          continue;
-        // An HfDeepSpeedConfig created (and kept alive) before the load registers the ZeRO-3 config in the global
-        // weakref that from_pretrained's is_deepspeed_zero3_enabled() reads (transformers 5.17.0
-        // `integrations/deepspeed.py:279-283`), so zero.Init is on without TrainingArguments.
-        const bool hf_ds_config = std::any_of(calls.begin(), calls.end(), [&load](const model::PyCall& c) {
-          return c.name == "HfDeepSpeedConfig" && c.function == load.function && c.order < load.order;
-        });
-        if (hf_ds_config) continue;
-        ctx.report(script->path(), load.region,
-                   "The model is loaded before `" + args.name +
-                       "(deepspeed=...)` with ZeRO-3 is created: "
-                       "`from_pretrained` uses `deepspeed.zero.Init` only when the DeepSpeed config already exists, so "
-                       "every rank materialises the whole model first (transformers 5.17.0 `training_args.py:721-723`: "
-                       "\"instantiate your model *after* initializing `TrainingArguments`, otherwise ZeRO won't be "
-                       "applied\"). Create the arguments first.",
-                   {{script->path(), args.callee_region, "The DeepSpeed arguments are created here."}});
-        break;
-      }
+      const model::PyCall* load =
+          model_loaded_before(calls, args, [](const model::PyCall& c) { return c.name == "HfDeepSpeedConfig"; });
+      if (load == nullptr) continue;
+      ctx.report(script->path(), load->region,
+                 "The model is loaded before `" + args.name +
+                     "(deepspeed=...)` with ZeRO-3 is created: "
+                     "`from_pretrained` uses `deepspeed.zero.Init` only when the DeepSpeed config already exists, so "
+                     "every rank materialises the whole model first (transformers 5.17.0 `training_args.py:721-723`: "
+                     "\"instantiate your model *after* initializing `TrainingArguments`, otherwise ZeRO won't be "
+                     "applied\"). Create the arguments first.",
+                 {{script->path(), args.callee_region, "The DeepSpeed arguments are created here."}});
     }
     check_accelerator(l, *script, ctx);
   }
@@ -59,24 +68,17 @@ class Zero3AfterFromPretrained final : public rule::Rule {
     const auto& calls = script.python->calls;
     for (const model::PyCall& acc : calls) {
       if (acc.name != "Accelerator") continue;
-      for (const model::PyCall& load : calls) {
-        if (load.name != "from_pretrained" || load.function != acc.function || load.order >= acc.order) continue;
-        if (load.callee.find("Tokenizer") != std::string::npos || load.callee.find("Config") != std::string::npos ||
-            load.callee.find("Processor") != std::string::npos)
-          continue;
-        const bool registered = std::any_of(calls.begin(), calls.end(), [&load](const model::PyCall& c) {
-          return (c.name == "HfDeepSpeedConfig" || model::is_training_arguments_class(c.name)) &&
-                 c.function == load.function && c.order < load.order;
-        });
-        if (registered) continue;
-        ctx.report(script.path(), load.region,
-                   "The model is loaded before `Accelerator()` under ZeRO-3 with `zero3_init_flag: true`: accelerate "
-                   "registers the ZeRO-3 config that `from_pretrained` reads for `deepspeed.zero.Init` only when the "
-                   "Accelerator is created (accelerate v1.14.0 `src/accelerate/utils/dataclasses.py:1457-1486`), so "
-                   "every rank materialises the whole model first. Create the Accelerator before loading the model.",
-                   {{script.path(), acc.callee_region, "The Accelerator is created here."}});
-        return;
-      }
+      const model::PyCall* load = model_loaded_before(calls, acc, [](const model::PyCall& c) {
+        return c.name == "HfDeepSpeedConfig" || model::is_training_arguments_class(c.name);
+      });
+      if (load == nullptr) continue;
+      ctx.report(script.path(), load->region,
+                 "The model is loaded before `Accelerator()` under ZeRO-3 with `zero3_init_flag: true`: accelerate "
+                 "registers the ZeRO-3 config that `from_pretrained` reads for `deepspeed.zero.Init` only when the "
+                 "Accelerator is created (accelerate v1.14.0 `src/accelerate/utils/dataclasses.py:1457-1486`), so "
+                 "every rank materialises the whole model first. Create the Accelerator before loading the model.",
+                 {{script.path(), acc.callee_region, "The Accelerator is created here."}});
+      return;
     }
   }
 };
