@@ -1,4 +1,5 @@
-// HF005: TrainingArguments with a ZeRO-3 DeepSpeed config created after the model's from_pretrained.
+// HF005: the model's from_pretrained before the call that registers a ZeRO-3 config: TrainingArguments(deepspeed=...), or
+// Accelerator() under accelerate's ZeRO-3 with zero3_init_flag: true.
 #include <algorithm>
 
 #include "lint/model/deepspeed_facts.hpp"
