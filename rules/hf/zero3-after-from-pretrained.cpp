@@ -1,5 +1,5 @@
-// HF005: the model's from_pretrained before the call that registers a ZeRO-3 config: TrainingArguments(deepspeed=...), or
-// Accelerator() under accelerate's ZeRO-3 with zero3_init_flag: true.
+// HF005: the model's from_pretrained before the call that registers a ZeRO-3 config: TrainingArguments(deepspeed=...),
+// or Accelerator() under accelerate's ZeRO-3 with zero3_init_flag: true.
 #include <algorithm>
 
 #include "lint/model/deepspeed_facts.hpp"
