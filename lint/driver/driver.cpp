@@ -307,8 +307,8 @@ std::vector<rule::Diagnostic> cap_findings(std::vector<rule::Diagnostic> all) {
     rule::Diagnostic& d = kept[i];
     const std::size_t more = seen[std::make_pair(d.path, d.code)] - kMaxFindingsPerRuleAndFile;
     d.message = std::to_string(more) + " more " + d.code + " finding" + (more == 1 ? "" : "s") +
-                " in this file, from here on, are not shown (at most " +
-                std::to_string(kMaxFindingsPerRuleAndFile) + " per rule and file).";
+                " in this file, from here on, are not shown (at most " + std::to_string(kMaxFindingsPerRuleAndFile) +
+                " per rule and file).";
   }
   return kept;
 }
@@ -321,8 +321,8 @@ namespace {
 /// from_disk)` runs on each as soon as it is loaded, on the thread that loaded it (streaming: what a document
 /// holds only for its own sake is dropped there).
 template <typename Prepare, typename Finish>
-std::vector<std::unique_ptr<model::Document>> load_documents(const RunOptions& options, unsigned jobs,
-                                                             Prepare prepare, Finish finish) {
+std::vector<std::unique_ptr<model::Document>> load_documents(const RunOptions& options, unsigned jobs, Prepare prepare,
+                                                             Finish finish) {
   std::vector<std::string> explicit_files;
   std::vector<std::string> files;
   if (!options.read_stdin)
@@ -383,8 +383,8 @@ bool inside_project(const std::string& path, const std::vector<fs::path>& roots)
 
 /// Binds every launch command to its files (loading files a command names outside the linted paths), resolves
 /// each launch and hands it to `check(launch, order)` (`order`: where the launch stands among all, so findings can
-/// be merged in the same order whatever the threads do). Each file that no launch command binds is then a launch of its own;
-/// a bound file is judged within its launches (a script's checkpointing silences its config's FSDP001, for
+/// be merged in the same order whatever the threads do). Each file that no launch command binds is then a launch of its
+/// own; a bound file is judged within its launches (a script's checkpointing silences its config's FSDP001, for
 /// example). Launches are resolved and checked a batch at a time, in parallel, and kept only when `keep` is set
 /// (explain, the language server): a run of thousands of configs never holds thousands of resolved launches.
 /// Returns the launches kept: the files alone first, then the bound launches.
@@ -640,14 +640,15 @@ RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
     runner.check_document(d, per_doc[i]);
     if (!(d.read_error || d.kind == model::DocKind::Unknown) || d.report_parse_errors)
       comments[i] = rule::find_suppressions(*d.source, d.format == parse::Format::Json);
-    if (d.kind == model::DocKind::Unknown && d.config.has_root && !bind::is_ci_workflow(d)) d.config.root = parse::Node{};
+    if (d.kind == model::DocKind::Unknown && d.config.has_root && !bind::is_ci_workflow(d))
+      d.config.root = parse::Node{};
     if (from_disk) d.source->release(kMaxFileBytes);
   };
   const auto prepare = [&](std::size_t n) {  // before loading: the finishing step writes by index
     per_doc.resize(n);
     comments.resize(n);
   };
-  result.documents = load_documents(options, jobs, prepare, finish);         // 1. discover, load, per-file rules
+  result.documents = load_documents(options, jobs, prepare, finish);  // 1. discover, load, per-file rules
   std::map<std::pair<bool, std::size_t>, std::vector<rule::Diagnostic>> found_by_launch;
   std::mutex found_mutex;
   const auto check = [&](const model::Launch& launch, std::pair<bool, std::size_t> order) {
@@ -675,7 +676,7 @@ RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
     if (!(d.read_error || d.kind == model::DocKind::Unknown) || d.report_parse_errors)
       suppressions[d.path()] = std::move(comments[i]);
   }
-  runner.suppress(suppressions, all);                               // 4. suppressions
+  runner.suppress(suppressions, all);  // 4. suppressions
   std::vector<rule::Diagnostic> late = runner.check_suppressions(result, suppressions);
   std::move(late.begin(), late.end(), std::back_inserter(all));
   if (!options.show_suppressed) std::erase_if(all, [](const rule::Diagnostic& d) { return d.suppressed; });

@@ -29,7 +29,7 @@ struct Selection {
 };
 
 struct PerFileIgnore {
-  std::string glob;                ///< matched against the path relative to the config's directory
+  std::string glob;  ///< matched against the path relative to the config's directory
   std::vector<std::string> codes;
 };
 
@@ -42,10 +42,10 @@ struct RunOptions {
   std::string stdin_text;
   std::string stdin_filename = "stdin";
   Selection selection;
-  std::vector<std::string> exclude;               ///< globs, relative to the working directory
+  std::vector<std::string> exclude;  ///< globs, relative to the working directory
   std::vector<PerFileIgnore> per_file_ignores;
   std::vector<DeclaredLaunch> declared_launches;
-  unsigned jobs = 0;                              ///< 0: all cores
+  unsigned jobs = 0;  ///< 0: all cores
   bool show_suppressed = false;
   bool respect_gitignore = true;
   /// Files and folders outside the project boundary that launches may still read (`--allow-outside PATH`).
@@ -65,12 +65,12 @@ struct RunOptions {
 };
 
 struct RunResult {
-  std::vector<rule::Diagnostic> diagnostics;      ///< sorted, deduplicated; suppressed ones only if asked
+  std::vector<rule::Diagnostic> diagnostics;  ///< sorted, deduplicated; suppressed ones only if asked
   std::vector<std::unique_ptr<model::Document>> documents;
-  std::vector<model::Launch> launches;            ///< each file alone, then bound launches (if keep_launches)
+  std::vector<model::Launch> launches;  ///< each file alone, then bound launches (if keep_launches)
   std::map<std::string, source::SourcePtr> sources;
   std::size_t files_checked = 0;
-  model::TargetVersions versions;                 ///< the versions the rules assumed, with where each came from
+  model::TargetVersions versions;  ///< the versions the rules assumed, with where each came from
 };
 
 /// The versions a run assumes: `options.target_versions`, then pins found in `options.pin_folders` and, for each
@@ -103,8 +103,8 @@ std::unique_ptr<model::Document> load_document(std::string path, std::string tex
 std::vector<std::string> discover(const std::vector<std::string>& paths, const std::vector<std::string>& exclude,
                                   bool respect_gitignore, std::vector<std::string>* explicit_files, unsigned jobs = 1);
 
-/// .gitignore files consulted and rules evaluated by discover() since the process started (a cost counter: tests bound it to check
-/// that discovery stays linear in files and .gitignore files).
+/// .gitignore files consulted and rules evaluated by discover() since the process started (a cost counter: tests bound
+/// it to check that discovery stays linear in files and .gitignore files).
 std::size_t ignore_rule_evaluations();
 
 /// The folder of launchlint's result cache at a project root; discovery never walks into it.

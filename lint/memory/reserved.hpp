@@ -39,7 +39,7 @@ struct Moments {
   /// The largest tensor a decoder layer frees within its forward (the RMSNorm's fp32 square; the MLP intermediate
   /// when checkpointing, or when the down projection's input is not saved), bytes.
   double forward_temporary = 0;
-  double sharded_grads = 0;         ///< FSDP1 full fine-tune: every unit's sharded gradient (parameter dtype)
+  double sharded_grads = 0;  ///< FSDP1 full fine-tune: every unit's sharded gradient (parameter dtype)
   bool p2_has_grads = false;
   double unit_grad = 0;  ///< unsharded gradient of the largest unit in backward (full fine-tune)
   double mp_shards = 0;  ///< FSDP1 mixed precision: low-precision copies of the shards in flight  ///< the backward

@@ -29,10 +29,10 @@ std::string_view to_string(Launcher l);
 
 struct Effective {
   std::string key;
-  Value value;                              ///< Unknown when not statically known
-  const Setting* decided_by = nullptr;      ///< the winning assignment (origin Default for a default)
-  std::vector<const Setting*> overridden;   ///< assignments that lost, in precedence order
-  std::string reason;                       ///< why the winner won, when it is not obvious (precedence rule)
+  Value value;                             ///< Unknown when not statically known
+  const Setting* decided_by = nullptr;     ///< the winning assignment (origin Default for a default)
+  std::vector<const Setting*> overridden;  ///< assignments that lost, in precedence order
+  std::string reason;                      ///< why the winner won, when it is not obvious (precedence rule)
 };
 
 class Launch {
@@ -45,12 +45,12 @@ class Launch {
   Launch(Launch&&) noexcept = default;
   Launch& operator=(Launch&&) noexcept = default;
 
-  std::string name;                         ///< display name: the launch script or the single file
+  std::string name;  ///< display name: the launch script or the single file
   Launcher launcher = Launcher::Unknown;
-  std::vector<const Document*> documents;   ///< every file of the launch
-  bool per_file = true;                     ///< a single file linted alone
-  const Document* command_document = nullptr;  ///< the launch script, if any
-  source::Region command_region;               ///< the launch command in it
+  std::vector<const Document*> documents;       ///< every file of the launch
+  bool per_file = true;                         ///< a single file linted alone
+  const Document* command_document = nullptr;   ///< the launch script, if any
+  source::Region command_region;                ///< the launch command in it
   std::optional<parse::LaunchCommand> command;  ///< the launch command, when the launch has one
   /// The `deepspeed -H/--hostfile` file, when the command names one that was read (its lines: hostfile.hpp). Not
   /// among `documents`: it is no config file.

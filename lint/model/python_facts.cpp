@@ -4,9 +4,6 @@
 // cursors, positions, string decoding) are the part that can move out first when it grows.
 #include "lint/model/python_facts.hpp"
 
-#include "lint/parse/reader_support.hpp"
-#include "lint/parse/tree_walk.h"
-
 #include <tree_sitter/api.h>
 
 #include <algorithm>
@@ -25,6 +22,9 @@
 #include <unordered_set>
 #include <utility>
 #include <vector>
+
+#include "lint/parse/reader_support.hpp"
+#include "lint/parse/tree_walk.h"
 
 extern "C" const TSLanguage* tree_sitter_python(void);
 
@@ -831,13 +831,13 @@ class Extractor {
     while (w.next(descend, step)) {
       while (!path.empty() && path.back().depth >= step.depth) path.pop_back();
       const Frame* parent = path.empty() ? nullptr : &path.back().frame;
-      const TSFieldId field = parent != nullptr && parent->created_scope >= 0 ? w.ancestor_field(path.back().depth + 1) : 0;
+      const TSFieldId field =
+          parent != nullptr && parent->created_scope >= 0 ? w.ancestor_field(path.back().depth + 1) : 0;
       path.push_back(Kept{step.depth, frame_for(step.node, step.symbol, parent, field)});
       if (step.named) visit(step.node, path.back().frame);
       descend = step.has_children && !opaque(step.node, step.symbol);
     }
   }
-
 
   void visit(TSNode node, const Frame& f) {
     const TSSymbol s = f.symbol;

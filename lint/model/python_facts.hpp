@@ -16,25 +16,25 @@
 namespace lint::model {
 
 struct PyArg {
-  std::string name;              ///< keyword name; empty for a positional argument
-  std::size_t position = 0;      ///< index among positional arguments
-  Value value;                   ///< resolved value (Unknown when not static)
-  source::Region region;         ///< the whole argument (`name=value`)
-  source::Region name_region;    ///< the keyword (or the value for positionals)
+  std::string name;                 ///< keyword name; empty for a positional argument
+  std::size_t position = 0;         ///< index among positional arguments
+  Value value;                      ///< resolved value (Unknown when not static)
+  source::Region region;            ///< the whole argument (`name=value`)
+  source::Region name_region;       ///< the keyword (or the value for positionals)
   bool from_unpacked_dict = false;  ///< came from `**{...}` / `**local_dict`
 };
 
 struct PyCall {
-  std::string callee;       ///< qualified name through imports (`torch.distributed.fsdp.FullyShardedDataParallel`),
-                            ///< else the dotted text as written (`model.gradient_checkpointing_enable`)
-  std::string name;         ///< last component of `callee` (`FullyShardedDataParallel`)
-  std::string receiver;     ///< for method calls, the dotted receiver text (`model`, `self.model`); empty otherwise
-  source::Region region;    ///< the whole call
+  std::string callee;     ///< qualified name through imports (`torch.distributed.fsdp.FullyShardedDataParallel`),
+                          ///< else the dotted text as written (`model.gradient_checkpointing_enable`)
+  std::string name;       ///< last component of `callee` (`FullyShardedDataParallel`)
+  std::string receiver;   ///< for method calls, the dotted receiver text (`model`, `self.model`); empty otherwise
+  source::Region region;  ///< the whole call
   source::Region callee_region;
   std::vector<PyArg> args;
   bool has_unresolved_unpacking = false;  ///< a `*args` / `**kwargs` whose content is unknown
-  std::string function;     ///< enclosing function's name (empty at module level)
-  std::size_t order = 0;    ///< byte offset, for "before/after" questions in one function
+  std::string function;                   ///< enclosing function's name (empty at module level)
+  std::size_t order = 0;                  ///< byte offset, for "before/after" questions in one function
 
   [[nodiscard]] const PyArg* keyword(std::string_view key) const;  ///< last occurrence
   [[nodiscard]] const PyArg* positional(std::size_t index) const;
@@ -42,8 +42,8 @@ struct PyCall {
 
 /// `target.attr = value` where target is a dotted name, e.g. `accelerator.state.fsdp_plugin.auto_wrap_policy = p`.
 struct PyAttributeAssignment {
-  std::string target;       ///< full dotted text of the assigned attribute
-  std::string attribute;    ///< last component
+  std::string target;     ///< full dotted text of the assigned attribute
+  std::string attribute;  ///< last component
   Value value;
   source::Region region;
   std::string function;
@@ -60,10 +60,10 @@ struct PyClass {
 };
 
 struct PythonFacts {
-  std::vector<PyCall> calls;                          ///< in source order
-  std::vector<PyClass> classes;                       ///< in source order
+  std::vector<PyCall> calls;     ///< in source order
+  std::vector<PyClass> classes;  ///< in source order
   std::vector<PyAttributeAssignment> attribute_assignments;
-  std::map<std::string, std::string> imports;         ///< local name -> qualified name
+  std::map<std::string, std::string> imports;  ///< local name -> qualified name
   std::vector<parse::ParseError> syntax_errors;
 
   /// Calls whose resolved short name is `name` (after import aliases).

@@ -25,8 +25,8 @@ struct BoundInputs {
   const Document* torchtitan = nullptr;
   const Document* axolotl = nullptr;
   const Document* llamafactory = nullptr;
-  const Document* trainer_args = nullptr;    ///< a TrainingArguments YAML given to the script
-  const Document* hostfile = nullptr;        ///< `deepspeed -H/--hostfile` (any readable file)
+  const Document* trainer_args = nullptr;  ///< a TrainingArguments YAML given to the script
+  const Document* hostfile = nullptr;      ///< `deepspeed -H/--hostfile` (any readable file)
 };
 
 /// The effective configuration of a launch bound across files, with the real precedence (accelerate

@@ -1,7 +1,5 @@
 #include "lint/parse/python_reader.hpp"
 
-#include "lint/parse/tree_sitter_support.hpp"
-
 #include <tree_sitter/api.h>
 
 #include <algorithm>
@@ -19,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "lint/parse/tree_sitter_support.hpp"
 
 namespace lint::parse {
 
@@ -84,8 +83,8 @@ class LimitScanner {
   static constexpr std::array<bool, 256> kWord = [] {
     std::array<bool, 256> t{};
     for (int c = 0; c < 256; ++c) {
-      t[static_cast<std::size_t>(c)] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80 ||
-                                       (c >= '0' && c <= '9');
+      t[static_cast<std::size_t>(c)] =
+          (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80 || (c >= '0' && c <= '9');
     }
     return t;
   }();

@@ -166,10 +166,10 @@ class LocalRankArgumentRejected final : public rule::Rule {
     std::vector<std::string> options;
     for (const model::PyCall* add : py.calls_named("add_argument")) {
       if (add->has_unresolved_unpacking) return;
-      if (const model::PyArg* n = add->keyword("nargs"); n != nullptr && n->value.kind != model::ValueKind::Int &&
-                                                          !(n->value.kind == model::ValueKind::String &&
-                                                            (n->value.text == "?" || n->value.text == "*" ||
-                                                             n->value.text == "+"))) {
+      if (const model::PyArg* n = add->keyword("nargs");
+          n != nullptr && n->value.kind != model::ValueKind::Int &&
+          !(n->value.kind == model::ValueKind::String &&
+            (n->value.text == "?" || n->value.text == "*" || n->value.text == "+"))) {
         return;  // argparse.REMAINDER and the like swallow the rest of the command line
       }
       for (const model::PyArg& a : add->args) {
@@ -185,21 +185,24 @@ class LocalRankArgumentRejected final : public rule::Rule {
     // The same name with `_` and `-` swapped (after the leading `--`): argparse does not treat them as one.
     std::string swapped = option;
     for (std::size_t i = 2; i < swapped.size(); ++i) {
-      if (swapped[i] == '_') swapped[i] = '-';
-      else if (swapped[i] == '-') swapped[i] = '_';
+      if (swapped[i] == '_')
+        swapped[i] = '-';
+      else if (swapped[i] == '-')
+        swapped[i] = '_';
     }
     const bool other_spelling = std::find(options.begin(), options.end(), swapped) != options.end();
-    std::string message = std::string(ds ? "The `deepspeed` launcher" : "`torch.distributed.launch`") +
-                          " appends `" + option + "=<rank>` to the script's arguments, and `" +
-                          std::string(script->path()) + "` parses them with argparse without defining `" + option +
-                          (other_spelling ? "` (it defines `" + swapped + "`, a different option string to argparse)"
-                                          : "`") +
-                          ": every rank exits with \"unrecognized arguments: " + option + "=0\". ";
+    std::string message =
+        std::string(ds ? "The `deepspeed` launcher" : "`torch.distributed.launch`") + " appends `" + option +
+        "=<rank>` to the script's arguments, and `" + std::string(script->path()) +
+        "` parses them with argparse without defining `" + option +
+        (other_spelling ? "` (it defines `" + swapped + "`, a different option string to argparse)" : "`") +
+        ": every rank exits with \"unrecognized arguments: " + option + "=0\". ";
     message += ds ? "Add `parser.add_argument(\"--local_rank\", type=int)`, or pass `--no_local_rank` to `deepspeed`."
                   : "Launch with `torchrun` (it sets only the LOCAL_RANK variable), or define `--local-rank` in the "
                     "parser.";
-    ctx.report(l.command_document->path(), c.script->region, std::move(message),
-               {rule::RelatedLocation{script->path(), parses.front()->region, "The script's arguments are parsed here."}});
+    ctx.report(
+        l.command_document->path(), c.script->region, std::move(message),
+        {rule::RelatedLocation{script->path(), parses.front()->region, "The script's arguments are parsed here."}});
   }
 
  private:
@@ -214,9 +217,9 @@ class LocalRankArgumentRejected final : public rule::Rule {
     if (parsers.size() != 1 || !parsers.front()->callee.starts_with("transformers.") ||
         parsers.front()->has_unresolved_unpacking || parsers.front()->keyword("allow_abbrev") != nullptr)
       return;
-    for (std::string_view other : {"ArgumentParser", "TrlParser", "parse_known_args", "parse_known_intermixed_args",
-                                   "parse_dict", "parse_json_file", "parse_yaml_file", "add_argument",
-                                   "add_subparsers", "add_argument_group", "Fire"}) {
+    for (std::string_view other :
+         {"ArgumentParser", "TrlParser", "parse_known_args", "parse_known_intermixed_args", "parse_dict",
+          "parse_json_file", "parse_yaml_file", "add_argument", "add_subparsers", "add_argument_group", "Fire"}) {
       if (!py.calls_named(other).empty()) return;
     }
     for (const model::PyCall* p : py.calls_named("parse_args")) {
@@ -246,23 +249,26 @@ class LocalRankArgumentRejected final : public rule::Rule {
     const bool ds = c.tool == parse::LaunchTool::DeepSpeed;
     std::string names;
     for (const std::string& cls : classes) names += (names.empty() ? "`" : ", `") + cls + "`";
-    std::string message = std::string(ds ? "The `deepspeed` launcher" : "`torch.distributed.launch`") +
-                          " appends `" + option + "=<rank>` to the script's arguments, and `" + script.path() +
+    std::string message = std::string(ds ? "The `deepspeed` launcher" : "`torch.distributed.launch`") + " appends `" +
+                          option + "=<rank>` to the script's arguments, and `" + script.path() +
                           "` parses them with HfArgumentParser over its own dataclasses (" + names +
                           "), none of which has a `local_rank` field: parse_args_into_dataclasses() raises "
-                          "\"Some specified arguments are not used by the HfArgumentParser: ['" + option +
-                          "=0']\" on every rank. ";
+                          "\"Some specified arguments are not used by the HfArgumentParser: ['" +
+                          option + "=0']\" on every rank. ";
     message += ds ? "Add a `local_rank: int = -1` field to one of them (TrainingArguments has one), or pass "
                     "`--no_local_rank` to `deepspeed`."
                   : "Launch with `torchrun` (it sets only the LOCAL_RANK variable), or add a `local_rank: int = -1` "
                     "field to one of them.";
-    ctx.report(l.command_document->path(), c.script->region, std::move(message),
-               {rule::RelatedLocation{script.path(), parses.front()->region, "The script's arguments are parsed here."}});
+    ctx.report(
+        l.command_document->path(), c.script->region, std::move(message),
+        {rule::RelatedLocation{script.path(), parses.front()->region, "The script's arguments are parsed here."}});
   }
 };
 
 }  // namespace
 
-std::unique_ptr<rule::Rule> make_local_rank_argument_rejected() { return std::make_unique<LocalRankArgumentRejected>(); }
+std::unique_ptr<rule::Rule> make_local_rank_argument_rejected() {
+  return std::make_unique<LocalRankArgumentRejected>();
+}
 
 }  // namespace lint::rules

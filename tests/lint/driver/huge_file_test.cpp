@@ -18,8 +18,8 @@ TEST_CASE("a big config is read shallow first, in full only when it is a launch 
 
   // An axolotl config: read in full, its datasets left out, its settings kept.
   auto axolotl = lint::driver::load_document(
-      "axolotl.yaml", "base_model: org/m\nfsdp_config:\n  nested:\n    deep: 1\nmicro_batch_size: 2\ndatasets:\n" + rows,
-      false);
+      "axolotl.yaml",
+      "base_model: org/m\nfsdp_config:\n  nested:\n    deep: 1\nmicro_batch_size: 2\ndatasets:\n" + rows, false);
   CHECK(axolotl->kind == lint::model::DocKind::AxolotlConfig);
   REQUIRE(axolotl->config.has_root);
   CHECK(axolotl->config.root.find("datasets")->elided);
@@ -27,7 +27,8 @@ TEST_CASE("a big config is read shallow first, in full only when it is a launch 
 
   // A repeated key in a dataset: read in full (YML003 reports it).
   auto repeated = lint::driver::load_document(
-      "axolotl.yaml", "base_model: org/m\nmicro_batch_size: 2\ndatasets:\n" + rows + "  - path: a\n    path: b\n", false);
+      "axolotl.yaml", "base_model: org/m\nmicro_batch_size: 2\ndatasets:\n" + rows + "  - path: a\n    path: b\n",
+      false);
   CHECK(repeated->kind == lint::model::DocKind::AxolotlConfig);
   CHECK_FALSE(repeated->config.root.find("datasets")->elided);
 
@@ -64,7 +65,8 @@ TEST_CASE("a big TOML that cannot be a torchtitan config is not parsed unless it
   CHECK(named->report_parse_errors);
   CHECK(named->config.errors.empty());
   // A torchtitan config is parsed and classified.
-  auto titan = lint::driver::load_document("train.toml", "[job]\ndump_folder = 'x'\n[training]\nsteps = 1\n" + rows, false);
+  auto titan =
+      lint::driver::load_document("train.toml", "[job]\ndump_folder = 'x'\n[training]\nsteps = 1\n" + rows, false);
   CHECK(titan->kind == lint::model::DocKind::TorchtitanConfig);
   CHECK(titan->config.has_root);
 }

@@ -72,7 +72,8 @@ TEST_CASE("geometry from a local config.json", "[memory]") {
   const lint::source::SourceFile nocap("config.json", R"({"model_type": "gemma2", "hidden_size": 2304,
     "num_hidden_layers": 26, "num_attention_heads": 8, "num_key_value_heads": 4, "head_dim": 256,
     "intermediate_size": 9216, "vocab_size": 256000, "final_logit_softcapping": null})");
-  CHECK_FALSE(lint::memory::geometry_from_config(lint::parse::read_json(nocap).root, "config.json", why)->logit_softcap);
+  CHECK_FALSE(
+      lint::memory::geometry_from_config(lint::parse::read_json(nocap).root, "config.json", why)->logit_softcap);
   CHECK(find_geometry("google/gemma-2-2b")->logit_softcap);
   CHECK_FALSE(find_geometry("google/gemma-3-1b-pt")->logit_softcap);
 
@@ -166,7 +167,7 @@ std::vector<Measured> load_measurements() {
       const auto* raf = cfg->find("raf");
       x.sharding = raf == nullptr || (raf->kind == lint::parse::NodeKind::Bool && raf->boolean) ? "true"
                    : raf->kind == lint::parse::NodeKind::Int ? std::to_string(raf->integer)
-                                                            : "false";
+                                                             : "false";
     } else {
       x.sharding = cfg->find("strat") ? str(*cfg, "strat") : "FULL_SHARD";
     }

@@ -1,9 +1,6 @@
 // A big Python file read in pieces (model::read_python_facts_in_pieces, parse::PythonPieces) gives the facts of
 // the whole file's tree. Tiny piece sizes force every statement boundary to be a piece boundary.
-#include "lint/model/python_facts.hpp"
-
 #include <catch2/catch.hpp>
-
 #include <cstddef>
 #include <cstdlib>
 #include <fstream>
@@ -11,6 +8,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "lint/model/python_facts.hpp"
 
 using lint::model::PythonFacts;
 using lint::model::read_python_facts;
