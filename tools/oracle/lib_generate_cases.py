@@ -969,6 +969,23 @@ def recall6_cases():
          "train.py": HF_OWN_DATACLASSES_SCRIPT.replace("@FIELD@", "    local_rank: int = -1\n")}, "dry")
 
 
+
+def visible_gpu_cases():
+    """LCH011: more processes than visible GPUs; run on the one GPU of the oracle machine (written, recorded when the
+    device time allows)."""
+    script = ("import torch\nfrom accelerate import Accelerator\n\n"
+              "accelerator = Accelerator()\n"
+              "t = torch.ones(1, device=accelerator.device)\n"
+              "print(\"ORACLE reduced\", accelerator.reduce(t).item())\n")
+    add("lch11-two-processes-one-gpu", "visible_gpus", ["LCH011"], "raises",
+        "CUDA_VISIBLE_DEVICES=0 torchrun --nproc_per_node 2: both processes on GPU 0, NCCL refuses the communicator",
+        {"launch.sh": "CUDA_VISIBLE_DEVICES=0 torchrun --nproc_per_node 2 train.py\n", "train.py": script}, "run",
+        gpu=True)
+    add("lch11-ok-one-process-one-gpu", "visible_gpus", ["LCH011"], "runs",
+        "near-miss: CUDA_VISIBLE_DEVICES=0 torchrun --nproc_per_node 1",
+        {"launch.sh": "CUDA_VISIBLE_DEVICES=0 torchrun --nproc_per_node 1 train.py\n", "train.py": script}, "run",
+        gpu=True)
+
 def main():
     titan_cases()
     yaml_tag_cases()
@@ -976,6 +993,7 @@ def main():
     launch_cases()
     deepspeed_launcher_cases()
     rendezvous_cases()
+    visible_gpu_cases()
     hf_cases()
     fsdp13_cases()
     trl_cases()
