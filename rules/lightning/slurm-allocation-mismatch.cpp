@@ -7,72 +7,13 @@
 #include <string>
 #include <string_view>
 
-#include "rules/support.hpp"
+#include "rules/launch/slurm_support.hpp"
 
 namespace lint::rules {
 namespace {
 
-struct Directive {
-  std::int64_t value = 0;
-  source::Region region;
-};
-
-std::optional<std::int64_t> leading_int(std::string_view s) {
-  std::int64_t v = 0;
-  std::size_t i = 0;
-  while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-    if (v > 1'000'000) return std::nullopt;
-    v = v * 10 + (s[i] - '0');
-    ++i;
-  }
-  if (i == 0 || (i < s.size() && s[i] != ' ' && s[i] != '\t')) return std::nullopt;
-  return v;
-}
-
-/// The #SBATCH directives sbatch reads: comment lines `#SBATCH ...` before the first command line.
-std::map<std::string, Directive> sbatch_directives(const model::Document& doc) {
-  std::map<std::string, Directive> out;
-  const std::string& t = doc.source->text();
-  std::size_t pos = 0;
-  while (pos < t.size()) {
-    std::size_t end = t.find('\n', pos);
-    if (end == std::string::npos) end = t.size();
-    std::string_view line(t.data() + pos, end - pos);
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
-    if (!line.empty() && line.front() != '#') break;  // the first command ends the directives
-    if (line.starts_with("#SBATCH")) {
-      std::string_view rest = line.substr(7);
-      while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
-      std::string_view name = rest;
-      std::string_view value;
-      if (const auto eq = rest.find('='); eq != std::string_view::npos && rest.starts_with("--")) {
-        name = rest.substr(0, eq);
-        value = rest.substr(eq + 1);
-      } else if (const auto sp = rest.find_first_of(" \t"); sp != std::string_view::npos) {
-        name = rest.substr(0, sp);
-        value = rest.substr(sp + 1);
-        while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
-      }
-      std::string key(name);
-      if (key == "-n") key = "--ntasks";
-      if (key == "-N") key = "--nodes";
-      std::optional<std::int64_t> n;
-      if (key == "--gres" || key == "--gpus-per-node") {
-        // gpu:N, gpu:type:N, N (gpus-per-node)
-        std::string_view v = value.substr(0, value.find_first_of(", \t"));
-        if (key == "--gres" && !v.starts_with("gpu:")) v = {};
-        const auto colon = v.rfind(':');
-        n = leading_int(colon == std::string_view::npos ? v : v.substr(colon + 1));
-        key = "gpus-per-node";
-      } else if (key == "--ntasks" || key == "--ntasks-per-node" || key == "--nodes") {
-        n = leading_int(value);
-      }
-      if (n) out[key] = Directive{*n, doc.source->region(pos, pos + line.size())};
-    }
-    pos = end + 1;
-  }
-  return out;
-}
+using slurm::Directive;
+using slurm::sbatch_directives;
 
 bool is_lightning_entry(const model::PyCall& c) {
   if (c.name != "Trainer" && c.name != "Fabric") return false;
@@ -83,10 +24,7 @@ bool is_lightning_entry(const model::PyCall& c) {
 class SlurmAllocationMismatch final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
-    if (!l.command || l.command_document == nullptr) return;
-    const std::string& st = l.command_document->source->text();
-    const auto b = l.command->region.begin_byte, e = std::min(l.command->region.end_byte, st.size());
-    if (b >= e || st.substr(b, e - b).find("srun") == std::string::npos) return;  // Lightning reads srun's tasks
+    if (!slurm::started_by_srun(l)) return;  // Lightning reads srun's tasks
     const std::map<std::string, Directive> sb = sbatch_directives(*l.command_document);
     if (sb.empty()) return;
     auto get = [&](const char* k) -> const Directive* {
@@ -133,9 +71,10 @@ class SlurmAllocationMismatch final : public rule::Rule {
         auto mismatch = [&](const Directive* d, std::string what, const model::PyArg* at, std::string at_what) {
           if (single_known) {
             ctx.report(path, d->region,
-                       what + ": with one device on one node Lightning runs a single-device Trainer and does not "
-                              "check SLURM's counts, so every task srun starts trains on its own (the same run, "
-                              "several times, not one distributed run). Make them equal.",
+                       what +
+                           ": with one device on one node Lightning runs a single-device Trainer and does not "
+                           "check SLURM's counts, so every task srun starts trains on its own (the same run, "
+                           "several times, not one distributed run). Make them equal.",
                        at_call(at, std::move(at_what)), rule::Severity::Warning);
           } else {
             ctx.report(path, d->region, what + ": Lightning raises ValueError. Make them equal.",
@@ -144,21 +83,22 @@ class SlurmAllocationMismatch final : public rule::Rule {
         };
         if (per_node != nullptr && has_devices && devices != per_node->value) {
           mismatch(per_node,
-                   "`--ntasks-per-node=" + std::to_string(per_node->value) + "` but " + call + " asks for `devices=" +
-                       std::to_string(devices) + "`; the tasks per node must equal `devices`",
+                   "`--ntasks-per-node=" + std::to_string(per_node->value) + "` but " + call +
+                       " asks for `devices=" + std::to_string(devices) + "`; the tasks per node must equal `devices`",
                    dev, "devices is set here.");
         }
         if (nodes != nullptr && has_num_nodes && num_nodes != nodes->value) {
           mismatch(nodes,
-                   "`--nodes=" + std::to_string(nodes->value) + "` but " + call + " runs with `num_nodes=" +
-                       std::to_string(num_nodes) + "`" + (nn == nullptr ? " (its default)" : "") +
-                       "; the SLURM node count must equal `num_nodes`",
+                   "`--nodes=" + std::to_string(nodes->value) + "` but " + call +
+                       " runs with `num_nodes=" + std::to_string(num_nodes) + "`" +
+                       (nn == nullptr ? " (its default)" : "") + "; the SLURM node count must equal `num_nodes`",
                    nn, nn != nullptr ? "num_nodes is set here." : "num_nodes is not set (default 1).");
         }
         if (gpus != nullptr && has_devices && devices > gpus->value) {
           ctx.report(path, gpus->region,
                      "The job is given " + std::to_string(gpus->value) + " GPU(s) per node but " + call +
-                         " asks for `devices=" + std::to_string(devices) + "`: SLURM exposes only the allocated GPUs, "
+                         " asks for `devices=" + std::to_string(devices) +
+                         "`: SLURM exposes only the allocated GPUs, "
                          "and Lightning's device parser raises (\"You requested gpu ... But your machine only has\").",
                      at_call(dev, "devices is set here."));
         }
@@ -169,7 +109,8 @@ class SlurmAllocationMismatch final : public rule::Rule {
                        "`--ntasks=" + std::to_string(ntasks->value) + "` takes precedence over `--ntasks-per-node=" +
                            std::to_string(per_node->value) + "`: srun starts " + std::to_string(ntasks->value) +
                            " task(s) in all, while Lightning counts its devices from the tasks per node (" +
-                           std::to_string(want) + " expected): the run does not use the processes and GPUs the "
+                           std::to_string(want) +
+                           " expected): the run does not use the processes and GPUs the "
                            "script counts. Drop `--ntasks` or make it `--ntasks-per-node` x `--nodes`.",
                        at_call(nullptr, "The Lightning entry point started by srun."));
           }
@@ -181,6 +122,8 @@ class SlurmAllocationMismatch final : public rule::Rule {
 
 }  // namespace
 
-std::unique_ptr<rule::Rule> make_slurm_allocation_mismatch() { return std::make_unique<SlurmAllocationMismatch>(); }
+std::unique_ptr<rule::Rule> make_slurm_allocation_mismatch() {
+  return std::make_unique<SlurmAllocationMismatch>();
+}
 
 }  // namespace lint::rules
