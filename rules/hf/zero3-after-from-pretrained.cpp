@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "lint/model/deepspeed_facts.hpp"
+#include "lint/model/query.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
@@ -59,12 +60,10 @@ class Zero3AfterFromPretrained final : public rule::Rule {
   /// `src/accelerate/utils/dataclasses.py:1457-1486`, `select()` `:1552-1561`), so a model loaded before
   /// `Accelerator()` is not built inside `deepspeed.zero.Init`.
   static void check_accelerator(const model::Launch& l, const model::Document& script, rule::RuleContext& ctx) {
-    const parse::Node* flag = nullptr;
-    for (const model::Document* d : l.documents) {
-      if (d->kind != model::DocKind::AccelerateConfig || d->root_map() == nullptr) continue;
-      if (const parse::Node* section = d->root_map()->find("deepspeed_config"); section != nullptr && section->is_map())
-        flag = section->find("zero3_init_flag");
-    }
+    const model::Document* config = model::query::accelerate_config(l);
+    const parse::Node* root = config != nullptr ? config->root_map() : nullptr;
+    const parse::Node* section = root != nullptr ? root->find("deepspeed_config") : nullptr;
+    const parse::Node* flag = section != nullptr && section->is_map() ? section->find("zero3_init_flag") : nullptr;
     if (flag == nullptr || flag->kind != parse::NodeKind::Bool || !flag->boolean) return;
     const auto& calls = script.python->calls;
     for (const model::PyCall& acc : calls) {

@@ -2,6 +2,7 @@
 // Trainer cannot gather the weights, saves an empty state dict, removes it and writes a DeepSpeed checkpoint instead
 // (transformers 5.17.0 src/transformers/trainer.py:3956-3979; accelerate 1.15.0 accelerator.py:4071-4083).
 #include "lint/model/deepspeed_facts.hpp"
+#include "lint/model/query.hpp"
 #include "rules/hf/trainer_support.hpp"
 
 namespace lint::rules {
@@ -17,14 +18,12 @@ struct Gather {
 };
 
 const parse::Node* accelerate_deepspeed_section(const model::Launch& l, const model::Document** doc) {
-  for (const model::Document* d : l.documents) {
-    if (d->kind != model::DocKind::AccelerateConfig || d->root_map() == nullptr) continue;
-    if (const parse::Node* section = d->root_map()->find("deepspeed_config"); section != nullptr && section->is_map()) {
-      *doc = d;
-      return section;
-    }
-  }
-  return nullptr;
+  const model::Document* config = model::query::accelerate_config(l);
+  if (config == nullptr || config->root_map() == nullptr) return nullptr;
+  const parse::Node* section = config->root_map()->find("deepspeed_config");
+  if (section == nullptr || !section->is_map()) return nullptr;
+  *doc = config;
+  return section;
 }
 
 bool launch_sets_env(const model::Launch& l, std::string_view name) {

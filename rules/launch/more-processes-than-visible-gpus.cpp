@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "lint/model/query.hpp"
 #include "rules/launch/launch_support.hpp"
 
 namespace lint::rules {
@@ -83,9 +84,9 @@ class MoreProcessesThanVisibleGpus final : public rule::Rule {
       return;
     // accelerate exports `gpu_ids` as CUDA_VISIBLE_DEVICES (utils/launch.py:260-277): ACC005's territory.
     if (parse::find_flag(*l.command, "gpu_ids") != nullptr) return;
-    for (const model::Document* d : l.documents) {
-      if (d->kind != model::DocKind::AccelerateConfig || d->root_map() == nullptr) continue;
-      if (const parse::Node* g = d->root_map()->find("gpu_ids");
+    if (const model::Document* config = model::query::accelerate_config(l);
+        config != nullptr && config->root_map() != nullptr) {
+      if (const parse::Node* g = config->root_map()->find("gpu_ids");
           g != nullptr && !(g->kind == parse::NodeKind::String && g->text == "all") && g->kind != parse::NodeKind::Null)
         return;
     }

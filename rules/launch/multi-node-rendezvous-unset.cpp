@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "lint/model/query.hpp"
 #include "rules/launch/launch_support.hpp"
 
 namespace lint::rules {
@@ -91,10 +92,7 @@ class MultiNodeRendezvousUnset final : public rule::Rule {
     if (dt.kind != model::ValueKind::String || (dt.text != "MULTI_GPU" && dt.text != "FSDP")) return;
     if (parse::find_flag(*l.command, "main_process_ip") != nullptr) return;
     // The config file must be in the launch: accelerate's default config (in the user's cache) may name the IP.
-    const model::Document* config = nullptr;
-    for (const model::Document* d : l.documents) {
-      if (d->kind == model::DocKind::AccelerateConfig) config = d;
-    }
+    const model::Document* config = model::query::accelerate_config(l);
     if (config == nullptr || config->root_map() == nullptr) return;
     if (const parse::Node* ip = config->root_map()->find("main_process_ip");
         ip != nullptr &&
