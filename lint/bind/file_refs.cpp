@@ -58,10 +58,20 @@ std::vector<std::string> path_candidates(const model::Document& script_doc, cons
   // Then the folders between the script and the nearest project root, nearest first: scripts kept in a
   // subfolder are often run from a folder above it (`bash training_scripts/llama2/run.sh` from the folder that
   // holds main.py).
-  if (!ci && !roots.empty()) {
-    const fs::path root = fs::path(roots.front()).lexically_normal();
+  // Without any root marker (a tree unpacked from an archive, no .git), the folder launchlint runs in bounds
+  // the walk, when the script lies under it.
+  if (!ci) {
     std::error_code ec;
+    fs::path root;
+    if (!roots.empty()) {
+      root = fs::path(roots.front()).lexically_normal();
+    } else {
+      root = fs::current_path(ec).lexically_normal();
+    }
     fs::path up = fs::absolute(dir.empty() ? fs::path(".") : fs::path(dir), ec).lexically_normal();
+    const std::string under = up.lexically_relative(root).generic_string();
+    if (roots.empty() && (under.empty() || under.starts_with("..")))
+      ec = std::make_error_code(std::errc::invalid_argument);
     for (int depth = 0; depth < 8 && !ec && up.has_parent_path() && up.parent_path() != up; ++depth) {
       up = up.parent_path();
       if (up == root || up.generic_string().size() < root.generic_string().size()) break;

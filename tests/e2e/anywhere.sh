@@ -63,4 +63,22 @@ if grep -q "configs/ds.json:2:23 DS001" <<<"$one" && ! grep -qv "^$p/configs/ds.
 else
   echo "FAIL explicit file:"; echo "$one"; fail=1
 fi
+# A tree without any root marker (unpacked from an archive: no .git, no pyproject.toml): a script two folders
+# below the training script it names is bound through the folders between it and where launchlint runs.
+u="$tmp/unpacked"
+mkdir -p "$u/bert/bash_script/XTC"
+printf 'import argparse\np = argparse.ArgumentParser()\np.add_argument("--local_rank", type=int)\np.parse_args()\n' > "$u/bert/run_glue.py"
+printf '#!/usr/bin/env bash\npython -m torch.distributed.launch --nproc_per_node=2 run_glue.py --seed 1\n' > "$u/bert/bash_script/XTC/run.sh"
+bare=$(findings "$u" .)
+if grep -q "bash_script/XTC/run.sh:2:.* LCH007 " <<<"$bare" && ! grep -q " LL006 " <<<"$bare"; then
+  echo "ok   without a root marker, the script is found in a folder above the launch script"
+else
+  echo "FAIL no root marker:"; echo "$bare"; fail=1
+fi
+outside=$(findings "$u/bert/bash_script" XTC)
+if grep -q " LL006 .*run_glue.py" <<<"$outside"; then
+  echo "ok   the walk stops at the folder launchlint runs in"
+else
+  echo "FAIL walk above the working directory:"; echo "$outside"; fail=1
+fi
 exit $fail
