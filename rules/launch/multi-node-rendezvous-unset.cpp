@@ -3,6 +3,9 @@
 // localhost:0; accelerate formats `main_process_ip` (None when not set) into it. Every node then waits at home for
 // the others until the rendezvous times out. torch 2.11 torch/distributed/run.py:628-630, 778-781, 966;
 // accelerate 1.15.0 src/accelerate/utils/launch.py:213-224; oracle cases lch10-* (tools/oracle/lib_cases.json).
+// The deepspeed launcher finds the other nodes only in a hostfile: `--num_nodes N>1` without one (the default
+// /job/hostfile absent) runs on this machine alone and raises "Num nodes is >1 but no extra nodes available via
+// hostfile" (DeepSpeed 0.19.5 deepspeed/launcher/runner.py:466-477; oracle case lch10-ds-num-nodes-no-hostfile).
 #include <optional>
 #include <set>
 #include <string>
@@ -46,6 +49,7 @@ class MultiNodeRendezvousUnset final : public rule::Rule {
   void check_document(const model::Document& doc, rule::RuleContext& ctx) const override {
     if (doc.kind != model::DocKind::LaunchScript) return;
     for (const parse::LaunchCommand& c : doc.launch_commands) {
+      if (c.tool == parse::LaunchTool::DeepSpeed && !has_unknown_free_word(c)) check_deepspeed(doc, c, ctx);
       if (c.tool != parse::LaunchTool::Torchrun || has_unknown_free_word(c)) continue;
       const parse::Flag* nnodes = parse::find_flag(c, "nnodes");
       if (nnodes == nullptr || !nnodes->value) continue;
@@ -79,6 +83,26 @@ class MultiNodeRendezvousUnset final : public rule::Rule {
                      (standalone != nullptr ? ", and drop `--standalone`, which is for one node." : "."),
                  {rule::RelatedLocation{doc.path(), nnodes->region, "The node count is set here."}});
     }
+  }
+
+  static void check_deepspeed(const model::Document& doc, const parse::LaunchCommand& c, rule::RuleContext& ctx) {
+    const parse::Flag* nnodes = parse::find_flag(c, "num_nodes");
+    if (nnodes == nullptr || !nnodes->value) return;
+    const std::optional<std::int64_t> n = parse::int_of(&*nnodes->value);
+    if (!n || *n <= 1) return;
+    // Any hostfile named, known or not, is the user's list of nodes (LCH009 checks it when it is in the project).
+    if (parse::find_flag(c, "hostfile") != nullptr || parse::find_flag(c, "H") != nullptr) return;
+    // The runner's --include/--exclude raise first with --num_nodes (LCH009).
+    if (parse::find_flag(c, "include") != nullptr || parse::find_flag(c, "exclude") != nullptr) return;
+    const std::string nodes = nnodes->value->text;
+    ctx.report(doc.path(), nnodes->region,
+               "`deepspeed --num_nodes " + nodes +
+                   "` without `--hostfile`: the deepspeed launcher finds the other nodes only in a hostfile, the "
+                   "default `/job/hostfile` when none is given; without one it takes this machine alone and raises "
+                   "\"Num nodes is >1 but no extra nodes available via hostfile\" (DeepSpeed 0.19.5 "
+                   "`deepspeed/launcher/runner.py:466-477`). Write a hostfile with one line per node (`node1 "
+                   "slots=8`) and pass `--hostfile hostfile` on the first node, which starts the others over ssh.",
+               {});
   }
 
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {

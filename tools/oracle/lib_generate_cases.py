@@ -503,6 +503,11 @@ def deepspeed_launcher_cases():
         "deepspeed -H hostfile --include worker-1:2,3 train.py\n", script=local_rank_script, extra=hostfile)
     dry("lch9-ok-exclude", ["LCH009"], "runs", "near-miss: deepspeed --exclude localhost:0",
         "deepspeed --exclude localhost:0 train.py\n", script=local_rank_script)
+    # LCH010, the deepspeed launcher: --num_nodes > 1 finds the other nodes only in a hostfile.
+    dry("lch10-ds-num-nodes-no-hostfile", ["LCH010"], "raises", "deepspeed --num_nodes 2 without a hostfile",
+        "deepspeed --num_nodes 2 --num_gpus 1 train.py\n", script=local_rank_script)
+    dry("lch10-ds-ok-one-node", ["LCH010"], "runs", "near-miss: deepspeed --num_nodes 1 without a hostfile",
+        "deepspeed --num_nodes 1 --num_gpus 1 train.py\n", script=local_rank_script)
 
 # ---------------------------------------------------------------------------------------------------------------
 # TrainingArguments / HfArgumentParser (CPU, `python train.py`)
