@@ -962,6 +962,37 @@ def recall6_cases():
                                         "zero_optimization": {"stage": 2}}, indent=1) + "\n"},
           yaml=ACC12_JSON_YAML)
 
+    # ACC013: the config's DeepSpeed values next to a DeepSpeed JSON the script gives (the Trainer's --deepspeed, a
+    # DeepSpeedPlugin(hf_ds_config=...)): _deepspeed_config_checks raises while the plugin is built.
+    trainer_script = ("from transformers import HfArgumentParser, TrainingArguments\n\n"
+                      "(args,) = HfArgumentParser(TrainingArguments).parse_args_into_dataclasses()\n"
+                      'print("ORACLE args", args.deepspeed)\n')
+    plugin_script = ("from accelerate.utils import DeepSpeedPlugin\n\n"
+                     'plugin = DeepSpeedPlugin(hf_ds_config="ds.json")\n'
+                     'print("ORACLE plugin", plugin.zero_stage)\n')
+    ds_json = json.dumps({"train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": "auto",
+                          "zero_optimization": {"stage": 2}}, indent=1) + "\n"
+    trainer_launch = "accelerate launch --config_file ds.yaml @MP@train.py --deepspeed ds.json --output_dir out\n"
+
+    def acc13(cid, expect, desc, yaml, script=trainer_script, mp=""):
+        launch = (trainer_launch if script is trainer_script else "accelerate launch --config_file ds.yaml @MP@train.py\n")
+        add(cid, "accelerate_deepspeed", ["ACC013"], expect, desc,
+            {"launch.sh": launch.replace("@MP@", mp), "ds.yaml": yaml, "train.py": script, "ds.json": ds_json},
+            "run", gpu=True)
+
+    acc13("acc13-trainer-flag-with-section", "raises",
+          "accelerate config deepspeed_config.zero_stage and mixed_precision, the Trainer's --deepspeed ds.json",
+          ACC12_YAML)
+    acc13("acc13-plugin-with-section", "raises",
+          "the same config, the script's DeepSpeedPlugin(hf_ds_config=\"ds.json\")", ACC12_YAML, script=plugin_script)
+    acc13("acc13-ok-config-file-only", "runs",
+          "near-miss: the config names deepspeed_config_file only, the Trainer's --deepspeed ds.json", ACC12_JSON_YAML)
+    acc13("acc13-ok-mixed-precision-flag", "runs",
+          "near-miss: no replaced key in the section, mixed_precision given as --mixed_precision",
+          "compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\ndeepspeed_config:\n"
+          "  zero3_init_flag: false\nmixed_precision: 'no'\nnum_machines: 1\nnum_processes: 1\n",
+          mp="--mixed_precision no ")
+
     # LCH009's cases are in deepspeed_launcher_cases (dry, through DeepSpeed's runner and launch modules).
 
     add("lch7-hfparser-own-dataclasses", "launch_command", ["LCH007"], "raises",
