@@ -1,4 +1,4 @@
-// ACC013: `accelerate launch` with an accelerate config whose `deepspeed_config` section sets DeepSpeed values (or
+// ACC015: `accelerate launch` with an accelerate config whose `deepspeed_config` section sets DeepSpeed values (or
 // whose top-level `mixed_precision` is used), while the script hands DeepSpeed a JSON of its own (the Trainer's
 // `deepspeed=` / `--deepspeed`, LLaMA-Factory's or axolotl's `deepspeed:`, `DeepSpeedPlugin(hf_ds_config=...)`).
 // accelerate launch exports the section's keys (and `mixed_precision` when it comes from the config) as
@@ -6,7 +6,7 @@
 // src/accelerate/utils/launch.py:564); a DeepSpeedPlugin built from a JSON runs `_deepspeed_config_checks`, which
 // raises ValueError when any of them is one the JSON replaces (src/accelerate/utils/dataclasses.py:1266-1277,
 // :1505-1530). TrainingArguments builds that plugin from its `deepspeed` argument (transformers 5.17.0
-// training_args.py, `DeepSpeedPlugin(hf_ds_config=self.hf_deepspeed_config)`). Oracle cases acc13-*.
+// training_args.py, `DeepSpeedPlugin(hf_ds_config=self.hf_deepspeed_config)`). Oracle cases acc15-*.
 #include <algorithm>
 #include <array>
 #include <optional>

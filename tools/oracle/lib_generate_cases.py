@@ -962,7 +962,7 @@ def recall6_cases():
                                         "zero_optimization": {"stage": 2}}, indent=1) + "\n"},
           yaml=ACC12_JSON_YAML)
 
-    # ACC013: the config's DeepSpeed values next to a DeepSpeed JSON the script gives (the Trainer's --deepspeed, a
+    # ACC015: the config's DeepSpeed values next to a DeepSpeed JSON the script gives (the Trainer's --deepspeed, a
     # DeepSpeedPlugin(hf_ds_config=...)): _deepspeed_config_checks raises while the plugin is built.
     trainer_script = ("from transformers import HfArgumentParser, TrainingArguments\n\n"
                       "(args,) = HfArgumentParser(TrainingArguments).parse_args_into_dataclasses()\n"
@@ -974,20 +974,20 @@ def recall6_cases():
                           "zero_optimization": {"stage": 2}}, indent=1) + "\n"
     trainer_launch = "accelerate launch --config_file ds.yaml @MP@train.py --deepspeed ds.json --output_dir out\n"
 
-    def acc13(cid, expect, desc, yaml, script=trainer_script, mp=""):
+    def acc15(cid, expect, desc, yaml, script=trainer_script, mp=""):
         launch = (trainer_launch if script is trainer_script else "accelerate launch --config_file ds.yaml @MP@train.py\n")
-        add(cid, "accelerate_deepspeed", ["ACC013"], expect, desc,
+        add(cid, "accelerate_deepspeed", ["ACC015"], expect, desc,
             {"launch.sh": launch.replace("@MP@", mp), "ds.yaml": yaml, "train.py": script, "ds.json": ds_json},
             "run", gpu=True)
 
-    acc13("acc13-trainer-flag-with-section", "raises",
+    acc15("acc15-trainer-flag-with-section", "raises",
           "accelerate config deepspeed_config.zero_stage and mixed_precision, the Trainer's --deepspeed ds.json",
           ACC12_YAML)
-    acc13("acc13-plugin-with-section", "raises",
+    acc15("acc15-plugin-with-section", "raises",
           "the same config, the script's DeepSpeedPlugin(hf_ds_config=\"ds.json\")", ACC12_YAML, script=plugin_script)
-    acc13("acc13-ok-config-file-only", "runs",
+    acc15("acc15-ok-config-file-only", "runs",
           "near-miss: the config names deepspeed_config_file only, the Trainer's --deepspeed ds.json", ACC12_JSON_YAML)
-    acc13("acc13-ok-mixed-precision-flag", "runs",
+    acc15("acc15-ok-mixed-precision-flag", "runs",
           "near-miss: no replaced key in the section, mixed_precision given as --mixed_precision",
           "compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\ndeepspeed_config:\n"
           "  zero3_init_flag: false\nmixed_precision: 'no'\nnum_machines: 1\nnum_processes: 1\n",
