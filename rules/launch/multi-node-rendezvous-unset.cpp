@@ -71,6 +71,14 @@ class MultiNodeRendezvousUnset final : public rule::Rule {
         where = c10d ? "without `--rdzv-endpoint` the c10d rendezvous is on localhost of each node"
                      : "without `--rdzv-endpoint` or `--master-addr` the static rendezvous is at 127.0.0.1:29500, "
                        "the default `--master-addr`, on each node";
+      } else if (endpoint == nullptr && backend != nullptr && backend->value && backend->value->known &&
+                 backend->value->text != "static") {
+        // `--master-addr` feeds only the static rendezvous (get_rdzv_endpoint): under c10d without an endpoint
+        // torch warns "master_addr is only used for static rdzv_backend and when rdzv_endpoint is not specified."
+        where =
+            "`--master-addr` is read only by the static rendezvous (torch warns \"master_addr is only used for "
+            "static rdzv_backend and when rdzv_endpoint is not specified\"), and without `--rdzv-endpoint` the "
+            "c10d rendezvous is on localhost of each node";
       } else {
         continue;
       }
