@@ -1,0 +1,1 @@
+accelerate launch --config_file fsdp_config.yaml nlp_example.py
