@@ -1,0 +1,12 @@
+torchrun --nproc_per_node 4 \
+    -m FlagEmbedding.finetune.embedder.encoder_only.m3 \
+    --model_name_or_path BAAI/bge-m3 \
+    --train_data ./ft_data/training.json \
+    --output_dir ./test_encoder_only_m3_bge-m3_sd \
+    --learning_rate 1e-5 \
+    --bf16 \
+    --num_train_epochs 2 \
+    --per_device_train_batch_size 2 \
+    --deepspeed ds_stage0.json \
+    --logging_steps 1 \
+    --save_steps 1000
