@@ -1,5 +1,7 @@
 #include "lint/memory/shape.hpp"
 
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -160,7 +162,7 @@ TEST_CASE("memory model physics: sharding, checkpointing and offload move the pe
 
 TEST_CASE("a local model folder's config.json gives the geometry", "[memory]") {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / "launchlint_memory_local_model";
+  const fs::path dir = fs::temp_directory_path() / ("launchlint_memory_local_model-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir / "checkpoints" / "tiny");
   std::ofstream(dir / "checkpoints" / "tiny" / "config.json")
@@ -188,7 +190,7 @@ namespace {
 
 TrainingShape shape_of_script(const std::string& folder, const std::string& script) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / folder;
+  const fs::path dir = fs::temp_directory_path() / (folder + "-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::ofstream(dir / "train.py") << script;

@@ -1,6 +1,8 @@
 // DeepSpeed and quantization facts of a launch, through every door a launch opens.
 #include "lint/model/deepspeed_facts.hpp"
 
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -20,8 +22,9 @@ struct Case {
   lint::driver::RunResult result;
 
   explicit Case(const std::map<std::string, std::string>& files) {
-    root = fs::temp_directory_path() / ("ds-facts-" + std::to_string(std::hash<std::string>{}(files.begin()->second)) +
-                                        "-" + std::to_string(files.size()));
+    root = fs::temp_directory_path() / ("ds-facts-" + std::to_string(::getpid()) + "-" +
+                                        std::to_string(std::hash<std::string>{}(files.begin()->second)) + "-" +
+                                        std::to_string(files.size()));
     fs::remove_all(root);
     for (const auto& [name, text] : files) {
       fs::create_directories((root / name).parent_path());
