@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "lint/model/python_calls_read.hpp"
 #include "lint/parse/reader_support.hpp"
 #include "lint/parse/tree_walk.h"
 
@@ -621,17 +622,18 @@ class Extractor {
         positions_(file),
         value_budget_(kValueBudgetBase + kValueBudgetPerByte * file.text().size()) {}
 
+  /// Keep only the calls and attribute assignments something reads (lint/model/python_calls_read.hpp). Every call
+  /// is still resolved, so that what resolving changes (the value budget, a second pass) is the same as without.
+  void keep_only_read() { read_only_ = true; }
+
   PythonFacts run() {
     PythonFacts facts;
     facts.syntax_errors = tree_->errors();
     if (tree_->tree() == nullptr) return facts;
     scopes_.push_back(Scope{});  // module scope: 0
     walk(ts_tree_root_node(tree_->tree()));
-    facts.calls.reserve(pending_calls_.size());
-    for (const Pending& p : pending_calls_) facts.calls.push_back(build_call(p));
-    for (const Pending& p : pending_attributes_) {
-      if (auto a = build_attribute_assignment(p)) facts.attribute_assignments.push_back(std::move(*a));
-    }
+    if (!read_only_) facts.calls.reserve(pending_calls_.size());
+    add_pending(facts);
     facts.classes = std::move(classes_);
     facts.imports = std::map<std::string, std::string>(std::make_move_iterator(imports_.begin()),
                                                        std::make_move_iterator(imports_.end()));
@@ -652,6 +654,7 @@ class Extractor {
     if (stale_) {
       facts.calls.clear();
       facts.attribute_assignments.clear();
+      callees_seen_.clear();
       classes_.clear();
       for (auto& [name, b] : scopes_[0].names) {
         b.state = Binding::State::Unresolved;
@@ -671,6 +674,20 @@ class Extractor {
   }
 
  private:
+  /// The facts of the pending calls and attribute assignments, of those kept (keep_only_read).
+  void add_pending(PythonFacts& facts) {
+    for (const Pending& p : pending_calls_) {
+      PyCall call = build_call(p);
+      if (read_only_ && !python_call_read(call) && !callees_seen_.insert(call.callee).second) continue;
+      facts.calls.push_back(std::move(call));
+    }
+    for (const Pending& p : pending_attributes_) {
+      std::optional<PyAttributeAssignment> a = build_attribute_assignment(p);
+      if (!a || (read_only_ && !python_attribute_assignment_read(*a))) continue;
+      facts.attribute_assignments.push_back(std::move(*a));
+    }
+  }
+
   // ---- pieces ----
 
   /// Parses, walks and resolves each piece in turn; false when a piece has no tree or a value was not found.
@@ -681,10 +698,7 @@ class Extractor {
       if (tree.tree() == nullptr) return false;
       piece_root_ = ts_tree_root_node(tree.tree());
       walk(piece_root_);
-      for (const Pending& p : pending_calls_) facts.calls.push_back(build_call(p));
-      for (const Pending& p : pending_attributes_) {
-        if (auto a = build_attribute_assignment(p)) facts.attribute_assignments.push_back(std::move(*a));
-      }
+      add_pending(facts);
       pending_calls_.clear();
       pending_attributes_.clear();
       scopes_.resize(1);  // a piece's functions, classes and comprehensions end in it
@@ -1594,6 +1608,8 @@ class Extractor {
   /// Module-level names some piece has resolved (first pass); stale_: one of them resolves differently since.
   std::unordered_set<std::string_view> observed_;
   bool stale_ = false;
+  bool read_only_ = false;                        ///< keep_only_read()
+  std::unordered_set<std::string> callees_seen_;  ///< keep_only_read(): the callees of the calls seen so far
   const Grammar& g_;
   Positions positions_;
   ChildReader kids_;
@@ -1612,18 +1628,33 @@ PythonFacts extract_python_facts(const source::SourceFile& file, const parse::Py
   return Extractor(file, tree).run();
 }
 
-std::optional<PythonFacts> read_python_facts_in_pieces(const source::SourceFile& file, std::size_t piece_bytes) {
+namespace {
+
+std::optional<PythonFacts> read_in_pieces(const source::SourceFile& file, std::size_t piece_bytes, bool only_read) {
   const std::optional<parse::PythonPieces> pieces = parse::PythonPieces::split(file, piece_bytes);
   if (!pieces) return std::nullopt;
-  return Extractor(file, *pieces).run_pieces();
+  Extractor extractor(file, *pieces);
+  if (only_read) extractor.keep_only_read();
+  return extractor.run_pieces();
+}
+
+}  // namespace
+
+std::optional<PythonFacts> read_python_facts_in_pieces(const source::SourceFile& file, std::size_t piece_bytes) {
+  return read_in_pieces(file, piece_bytes, false);
 }
 
 PythonFacts read_python_facts(const source::SourceFile& file) {
+  // A huge file keeps only the facts something reads: every call of model_zoo.py (bench/gen.py) with its
+  // arguments took 8x the file (docs/limits.md "Huge files").
+  const bool only_read = file.text().size() >= python_read_calls_only_from();
   if (file.text().size() >= kPythonPiecesFrom) {
-    if (auto facts = read_python_facts_in_pieces(file, kPythonPieceBytes)) return std::move(*facts);
+    if (auto facts = read_in_pieces(file, kPythonPieceBytes, only_read)) return std::move(*facts);
   }
   const parse::PythonTree tree = parse::PythonTree::parse(file);
-  return extract_python_facts(file, tree);
+  Extractor extractor(file, tree);
+  if (only_read) extractor.keep_only_read();
+  return extractor.run();
 }
 
 }  // namespace lint::model

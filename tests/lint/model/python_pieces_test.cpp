@@ -282,8 +282,32 @@ TEST_CASE("pieces: a file of 1 MiB or more is read in pieces with the whole file
             "\"]\nprint(VALUE_" + n + ", build_" + n + ")\n";
   }
   const SourceFile file("zoo.py", text);
-  REQUIRE(read_python_facts_in_pieces(file, lint::model::kPythonPieceBytes).has_value());
-  CHECK(dump(read_python_facts(file)) == whole(file));
+  const std::optional<PythonFacts> pieces = read_python_facts_in_pieces(file, lint::model::kPythonPieceBytes);
+  REQUIRE(pieces.has_value());
+  CHECK(dump(*pieces) == whole(file));
+
+  // read_python_facts keeps of a huge file only the calls something reads (lint/model/python_calls_read.hpp): every
+  // TrainingArguments call, the first call of the others' callees (torch.compile, print).
+  const PythonFacts kept = read_python_facts(file);
+  std::size_t arguments = 0;
+  std::vector<std::string> others;
+  for (const auto& c : kept.calls) {
+    if (c.name == "TrainingArguments") {
+      ++arguments;
+    } else {
+      others.push_back(c.callee);
+    }
+  }
+  CHECK(arguments * 3 == pieces->calls.size());
+  CHECK(others == std::vector<std::string>{"torch.compile", "print"});
+  std::size_t i = 0;
+  for (const auto& c : pieces->calls) {  // the calls kept are those of the whole facts, in order, unchanged
+    if (i < kept.calls.size() && c.order == kept.calls[i].order) {
+      CHECK(c.args.size() == kept.calls[i].args.size());
+      ++i;
+    }
+  }
+  CHECK(i == kept.calls.size());
 }
 
 // Hidden: `LAUNCHLINT_PIECES_FILE=path launchlint_tests "[.pieces-file]"` compares the facts of any file read in

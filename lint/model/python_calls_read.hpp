@@ -1,0 +1,29 @@
+// The Python calls and attribute assignments that launchlint reads: a huge Python file keeps only those in its facts
+// (docs/limits.md "Huge files"). Whatever reads a call of PythonFacts by another name, callee or keyword (a rule,
+// the binder, the memory model, a launch's settings) must be covered here: the rule fixtures are run a second time
+// with every Python file read as a huge one (tests/rule_fixtures_test.cpp), and must give the same findings.
+#pragma once
+
+#include <cstddef>
+
+#include "lint/model/python_facts.hpp"
+
+namespace lint::model {
+
+/// Whether something reads this call: its name (`from_pretrained`, `TrainingArguments`, a name ending in `Trainer`
+/// or `Config`, ...), its callee's module (`trl`, `deepspeed`, `torch.optim`, ...) or a `peft_config=` keyword.
+bool python_call_read(const PyCall& c);
+
+/// Whether something reads this attribute assignment (`accelerator.state.fsdp_plugin.x = ...`,
+/// `model.gradient_checkpointing = ...`).
+bool python_attribute_assignment_read(const PyAttributeAssignment& a);
+
+/// From this size on (kPythonPiecesFrom unless a test changed it), read_python_facts keeps of the calls only those
+/// python_call_read accepts and the first call of each callee (what "is X called at all" asks: the binder's
+/// imports), and of the attribute assignments those python_attribute_assignment_read accepts.
+std::size_t python_read_calls_only_from();
+
+/// For tests: read every file of `bytes` or more as a huge file (0: every file). Returns the previous value.
+std::size_t set_python_read_calls_only_from(std::size_t bytes);
+
+}  // namespace lint::model
