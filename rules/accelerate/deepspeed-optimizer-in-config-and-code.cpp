@@ -100,6 +100,21 @@ class DeepSpeedOptimizerInConfigAndCode final : public rule::Rule {
       else
         it->second.reset();
     }
+    // A name bound again by anything the call facts do not hold (`optimizer = None`, a call a huge file's read
+    // leaves out) is not known either: count the plain `name = ...` statements in the text.
+    for (auto& [name, built] : names) {
+      if (!built) continue;
+      int bindings = 0;
+      for (std::size_t at = text.find(name); at != std::string::npos && bindings < 2; at = text.find(name, at + 1)) {
+        std::size_t line = at;
+        while (line > 0 && (text[line - 1] == ' ' || text[line - 1] == '\t')) --line;
+        if (line > 0 && text[line - 1] != '\n') continue;
+        std::size_t k = at + name.size();
+        while (k < text.size() && (text[k] == ' ' || text[k] == '\t')) ++k;
+        if (k < text.size() && text[k] == '=' && (k + 1 >= text.size() || text[k + 1] != '=')) ++bindings;
+      }
+      if (bindings > 1) built.reset();
+    }
     // A script that builds accelerate's placeholders or reads the DeepSpeed config chooses at run time.
     const bool adapts_optimizer = text.find("DummyOptim") != std::string::npos;
     const bool adapts_scheduler = text.find("DummyScheduler") != std::string::npos;
