@@ -19,6 +19,8 @@ runs in a fresh Python subprocess, in a temporary folder holding exactly those f
         arguments the launcher would hand it. Multi-node and multi-GPU launches are never started; what the
         launcher would start (processes per node, visible GPUs) is recorded and compared with what the config
         says ("anomalies").
+        ``llamafactory-cli CMD CONFIG`` goes through the subcommand's own argument parsing in LLaMA-Factory
+        (``llamafactory_main``; no model is loaded).
   slurm ``#SBATCH`` directives of the case's batch script are turned into the variables ``srun`` sets for rank 0
         (``SLURM_NTASKS``, ``SLURM_NTASKS_PER_NODE``, ``SLURM_NNODES``, ...) and the ``srun`` command's script runs
         in one process with them.
