@@ -1134,6 +1134,23 @@ def llamafactory_cases():
         "near-miss: the training config with ALLOW_EXTRA_ARGS=1 set for the command",
         {"launch.sh": "ALLOW_EXTRA_ARGS=1 llamafactory-cli export sft.yaml\n", "sft.yaml": LF_SFT_YAML}, "dry")
 
+    # QNT003: LLaMA-Factory's quantization check under ZeRO-3 (get_train_args with DeepSpeed 0.14.5 carried, then the
+    # model loader's configure_quantization on the tiny model's config; bitsandbytes 0.50.1's package carried for the
+    # version check it makes first). The script step sees the GPU (DeepSpeed's distributed start).
+    def qlora(bits):
+        return {"launch.sh": "FORCE_TORCHRUN=1 NPROC_PER_NODE=8 llamafactory-cli train lora_sft.yaml\n",
+                "lora_sft.yaml": ("model_name_or_path: tiny\nstage: sft\ndo_train: true\nfinetuning_type: lora\n"
+                                  f"quantization_bit: {bits}\ndataset: alpaca_en_demo\noutput_dir: saves/tiny-lora\n"
+                                  "deepspeed: ds_z3_config.json\n"),
+                "ds_z3_config.json": json.dumps({"train_micro_batch_size_per_gpu": "auto",
+                                                 "zero_optimization": {"stage": 3}}) + "\n",
+                "tiny/config.json": _cfg(TINY["llama"][2])}
+
+    add("qnt3-llamafactory-8bit-zero3", "llamafactory", ["QNT003"], "raises",
+        "llamafactory-cli train, quantization_bit: 8 with a ZeRO-3 DeepSpeed config", qlora(8), "dry", gpu=True)
+    add("qnt3-ok-llamafactory-4bit-zero3", "llamafactory", ["QNT003"], "runs",
+        "near-miss: quantization_bit: 4 with the same ZeRO-3 config", qlora(4), "dry", gpu=True)
+
 
 def main():
     titan_cases()

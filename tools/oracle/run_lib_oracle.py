@@ -446,9 +446,11 @@ def interpret_deepspeed(argv: list[str], step: dict, env: dict, cvd: str | None,
     return [sys.executable if a == sys.executable else a for a in cmd]
 
 
-def run_script(cmd: list[str], folder: str, env: dict, timeout: int, step: dict, dist_env: bool = True):
+def run_script(cmd: list[str], folder: str, env: dict, timeout: int, step: dict, dist_env: bool = True,
+               hide_gpu: bool = True):
     senv = dict(env)
-    senv["CUDA_VISIBLE_DEVICES"] = ""
+    if hide_gpu:
+        senv["CUDA_VISIBLE_DEVICES"] = ""
     if dist_env:
         senv.update({"RANK": "0", "LOCAL_RANK": "0", "WORLD_SIZE": "1", "LOCAL_WORLD_SIZE": "1",
                      "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(base._free_port())})
@@ -525,8 +527,9 @@ def dry(case: dict, folder: str, env: dict, result: dict):
         if call_env:
             step["launcher_env"] = call_env
         if cmd is not None and not step.get("error"):
+            # A dry case marked `gpu` runs its script step with the GPU visible (LLaMA-Factory with DeepSpeed).
             run_script(cmd, folder, {**env, **call_env} if tool == "llamafactory-cli" else env,
-                       case["oracle"].get("script_timeout", 90), step)
+                       case["oracle"].get("script_timeout", 90), step, hide_gpu=not case["oracle"].get("gpu"))
         want = case["oracle"].get("intended_world")
         if want and step.get("world_size") is not None and step["world_size"] != want:
             step["anomalies"].append(f"the launcher starts {step['world_size']} process(es); the command line asks for {want}")
@@ -679,6 +682,30 @@ def llamafactory_main(argv: list[str]):
         raise SystemExit(f"llamafactory-cli {command}: not modelled by the oracle")
     parsed = parsers[command](read_args())
     print(f"ORACLE llamafactory {command} parsed: " + ", ".join(type(a).__name__ for a in parsed), flush=True)
+    model_args = parsed[0]
+    if command == "train" and model_args.quantization_bit is not None:
+        # Model loading decides the quantization before any weight is read (model/loader.py load_model ->
+        # patcher.py patch_config -> configure_quantization): that function on the model's config. The package
+        # llamafactory.model is given its folder without running its __init__ (which imports the trainers' TRL).
+        import types
+
+        import llamafactory
+        from transformers import AutoConfig
+
+        pkg = types.ModuleType("llamafactory.model")
+        pkg.__path__ = [os.path.join(os.path.dirname(llamafactory.__file__), "model")]
+        sys.modules["llamafactory.model"] = pkg
+        from llamafactory.model.model_utils.quantization import configure_quantization
+
+        from transformers.integrations import is_deepspeed_zero3_enabled
+
+        print(f"ORACLE zero3 {is_deepspeed_zero3_enabled()}", flush=True)
+        config = AutoConfig.from_pretrained(model_args.model_name_or_path)
+        init_kwargs: dict = {}
+        configure_quantization(config, None, model_args, True, init_kwargs)
+        quant = init_kwargs.get("quantization_config")
+        print(f"ORACLE llamafactory quantization {type(quant).__name__} 4bit={getattr(quant, 'load_in_4bit', None)} "
+              f"8bit={getattr(quant, 'load_in_8bit', None)}", flush=True)
 
 
 def child_main(case_path: str, out_path: str):
