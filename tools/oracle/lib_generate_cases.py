@@ -1022,6 +1022,136 @@ def visible_gpu_cases():
         {"launch.sh": "CUDA_VISIBLE_DEVICES=0 torchrun --nproc_per_node 1 train.py\n", "train.py": script}, "run",
         gpu=True)
 
+
+def tp_heads_cases():
+    """MDL002: transformers' tensor parallelism (``tp_plan="auto"``, over the launch's processes) on a model whose
+    key/value heads the degree does not divide. The oracle machine has one GPU: every rank of the torchrun launch
+    runs on it, joined by torch's ``fake`` process group (the real world size, rank and device mesh; collectives
+    return without peers), so each rank loads its real shard and runs its own forward."""
+    cfg = dict(TINY["llama"][2], num_attention_heads=8, num_key_value_heads=2)  # head_dim 8: q 64, k/v 16 wide
+    script = (
+        "import os\n\n"
+        "import torch\n"
+        "import torch.distributed as dist\n"
+        "from torch.testing._internal.distributed.fake_pg import FakeStore\n"
+        "from transformers import AutoModelForCausalLM\n\n"
+        "# One GPU stands in for the node: every rank uses GPU 0 and a fake process group of the launch's size.\n"
+        'os.environ["LOCAL_RANK"] = "0"\n'
+        'dist.init_process_group("fake", store=FakeStore(), rank=int(os.environ["RANK"]),\n'
+        '                        world_size=int(os.environ["WORLD_SIZE"]))\n'
+        'model = AutoModelForCausalLM.from_pretrained("tiny", tp_plan="auto")\n'
+        "attn = model.model.layers[0].self_attn\n"
+        "local = [getattr(p, \"to_local\", lambda p=p: p)().shape[0] for p in (attn.q_proj.weight, attn.k_proj.weight)]\n"
+        'print("ORACLE rank", dist.get_rank(), "of", dist.get_world_size(), "q/k rows", local, flush=True)\n'
+        "out = model(input_ids=torch.arange(8, device=\"cuda\")[None])\n"
+        'print("ORACLE forward", tuple(out.logits.shape), flush=True)\n'
+    )
+    files = {"tiny/config.json": _cfg(cfg), "train.py": script}
+    models = [{"path": "tiny", "class": "AutoModelForCausalLM"}]
+    add("mdl2-tp-auto-4-kv-heads-2", "tensor_parallel", ["MDL002"], "raises",
+        "torchrun --nproc_per_node 4, tp_plan=\"auto\" on 8 attention / 2 key-value heads: each rank holds half a KV head",
+        dict(files, **{"launch.sh": "torchrun --nproc_per_node 4 train.py\n"}), "run", gpu=True, models=models)
+    add("mdl2-ok-tp-auto-2-kv-heads-2", "tensor_parallel", ["MDL002"], "runs",
+        "near-miss: torchrun --nproc_per_node 2 on the same model (2 divides 8 and 2)",
+        dict(files, **{"launch.sh": "torchrun --nproc_per_node 2 train.py\n"}), "run", gpu=True, models=models)
+
+
+DDP2_YAML = ("compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\nmachine_rank: 0\nmixed_precision: 'no'\n"
+             "num_machines: 1\nnum_processes: 2\n")
+
+
+def device_map_cases():
+    """HF009: a spreading device_map in a two-process data-parallel launch. One GPU: accelerate gives both processes
+    GPU 0 (local rank modulo the GPUs it sees), and ``max_memory`` makes ``device_map="auto"`` span GPU 0 and the
+    CPU the way it spans several GPUs on a larger node (an ``hf_device_map`` of several entries). The near-miss
+    prepares over gloo (NCCL refuses two ranks on one GPU, LCH011) and takes no step (accelerate's DDP wrapper is
+    given the local rank as its device id, which one GPU does not have)."""
+    spread = 'device_map="auto", max_memory={0: "200KB", "cpu": "1GiB"}'
+    files = {"launch.sh": "accelerate launch --config_file ddp.yaml train.py\n", "ddp.yaml": DDP2_YAML,
+             "tiny/config.json": _cfg(TINY["llama"][2])}
+    models = [{"path": "tiny", "class": "AutoModelForCausalLM"}]
+    placed = ('print("ORACLE placed", getattr(model, "hf_device_map", None), '
+              'sorted({str(p.device) for p in model.parameters()}), flush=True)\n')
+    trainer = (
+        "import torch\n"
+        "from transformers import AutoModelForCausalLM, Trainer, TrainingArguments\n\n"
+        f"model = AutoModelForCausalLM.from_pretrained(\"tiny\", {spread})\n"
+        + placed +
+        'args = TrainingArguments(output_dir="out", max_steps=1, per_device_train_batch_size=2, report_to="none",\n'
+        '                         save_strategy="no")\n'
+        'data = [{"input_ids": torch.arange(16) % 100, "labels": torch.arange(16) % 100} for _ in range(4)]\n'
+        "Trainer(model=model, args=args, train_dataset=data).train()\n"
+        'print("ORACLE trained", flush=True)\n'
+    )
+    add("hf9-trainer-device-map-auto-two-processes", "device_map", ["HF009"], "raises",
+        "accelerate launch, MULTI_GPU with 2 processes, the Trainer on a model loaded with device_map=\"auto\" "
+        "(spanning GPU 0 and the CPU)", dict(files, **{"train.py": trainer}), "run", gpu=True, models=models)
+
+    def prepare(load: str, first: str = "", handler: str = "") -> str:
+        acc = f"accelerator = Accelerator({handler})\n"
+        return (
+            "import torch\n"
+            "from accelerate import Accelerator" + (", InitProcessGroupKwargs" if handler else "") + "\n"
+            "from transformers import AutoModelForCausalLM\n\n"
+            + (acc if first else "")
+            + f"model = AutoModelForCausalLM.from_pretrained(\"tiny\", {load})\n"
+            + placed
+            + ("" if first else acc)
+            + "optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)\n"
+            "model, optimizer = accelerator.prepare(model, optimizer)\n"
+            'print("ORACLE prepared", accelerator.distributed_type, type(model).__name__, flush=True)\n'
+        )
+
+    add("hf9-prepare-device-map-auto-two-processes", "device_map", ["HF009"], "raises",
+        "accelerate launch, MULTI_GPU with 2 processes, Accelerator.prepare on a model loaded with device_map=\"auto\"",
+        dict(files, **{"train.py": prepare(spread)}), "run", gpu=True, models=models)
+    add("hf9-ok-prepare-device-map-own-device", "device_map", ["HF009"], "runs",
+        "near-miss: device_map={\"\": accelerator.device}, one whole replica per process, prepared over gloo",
+        dict(files, **{"train.py": prepare('device_map={"": accelerator.device}', first="yes",
+                                           handler='kwargs_handlers=[InitProcessGroupKwargs(backend="gloo")]')}),
+        "run", gpu=True, models=models)
+
+
+LF_SFT_YAML = ("model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct\nadapter_name_or_path: saves/llama3-8b/lora/sft\n"
+               "stage: sft\ndo_train: true\nfinetuning_type: lora\ntemplate: llama3\noutput_dir: saves/llama3-8b/lora/sft\n")
+LF_MERGE_YAML = ("model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct\nadapter_name_or_path: saves/llama3-8b/lora/sft\n"
+                 "template: llama3\nfinetuning_type: lora\nexport_dir: output/llama3_lora_sft\n")
+
+
+def llamafactory_cases():
+    """LCH008: a config a LLaMA-Factory subcommand does not parse, through LLaMA-Factory's own argument parsing
+    (commit ff6d4d1, carried; dry: llamafactory_main in run_lib_oracle.py)."""
+    add("lch8-export-training-config", "llamafactory", ["LCH008"], "raises",
+        "llamafactory-cli export on a training config (stage, do_train, output_dir)",
+        {"launch.sh": "llamafactory-cli export sft.yaml\n", "sft.yaml": LF_SFT_YAML}, "dry")
+    add("lch8-chat-training-config", "llamafactory", ["LCH008"], "raises",
+        "llamafactory-cli chat on a training config",
+        {"launch.sh": "llamafactory-cli chat sft.yaml\n", "sft.yaml": LF_SFT_YAML}, "dry")
+    add("lch8-ok-export-merge-config", "llamafactory", ["LCH008"], "runs",
+        "near-miss: llamafactory-cli export on a merge config (export_dir, no training keys)",
+        {"launch.sh": "llamafactory-cli export merge.yaml\n", "merge.yaml": LF_MERGE_YAML}, "dry")
+    add("lch8-ok-export-allow-extra-args", "llamafactory", ["LCH008"], "runs",
+        "near-miss: the training config with ALLOW_EXTRA_ARGS=1 set for the command",
+        {"launch.sh": "ALLOW_EXTRA_ARGS=1 llamafactory-cli export sft.yaml\n", "sft.yaml": LF_SFT_YAML}, "dry")
+
+    # QNT003: LLaMA-Factory's quantization check under ZeRO-3 (get_train_args with DeepSpeed 0.14.5 carried, then the
+    # model loader's configure_quantization on the tiny model's config; bitsandbytes 0.50.1's package carried for the
+    # version check it makes first). The script step sees the GPU (DeepSpeed's distributed start).
+    def qlora(bits):
+        return {"launch.sh": "FORCE_TORCHRUN=1 NPROC_PER_NODE=8 llamafactory-cli train lora_sft.yaml\n",
+                "lora_sft.yaml": ("model_name_or_path: tiny\nstage: sft\ndo_train: true\nfinetuning_type: lora\n"
+                                  f"quantization_bit: {bits}\ndataset: alpaca_en_demo\noutput_dir: saves/tiny-lora\n"
+                                  "deepspeed: ds_z3_config.json\n"),
+                "ds_z3_config.json": json.dumps({"train_micro_batch_size_per_gpu": "auto",
+                                                 "zero_optimization": {"stage": 3}}) + "\n",
+                "tiny/config.json": _cfg(TINY["llama"][2])}
+
+    add("qnt3-llamafactory-8bit-zero3", "llamafactory", ["QNT003"], "raises",
+        "llamafactory-cli train, quantization_bit: 8 with a ZeRO-3 DeepSpeed config", qlora(8), "dry", gpu=True)
+    add("qnt3-ok-llamafactory-4bit-zero3", "llamafactory", ["QNT003"], "runs",
+        "near-miss: quantization_bit: 4 with the same ZeRO-3 config", qlora(4), "dry", gpu=True)
+
+
 def main():
     titan_cases()
     yaml_tag_cases()
@@ -1030,6 +1160,9 @@ def main():
     deepspeed_launcher_cases()
     rendezvous_cases()
     visible_gpu_cases()
+    tp_heads_cases()
+    device_map_cases()
+    llamafactory_cases()
     hf_cases()
     fsdp13_cases()
     trl_cases()

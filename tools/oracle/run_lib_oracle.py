@@ -19,6 +19,8 @@ runs in a fresh Python subprocess, in a temporary folder holding exactly those f
         arguments the launcher would hand it. Multi-node and multi-GPU launches are never started; what the
         launcher would start (processes per node, visible GPUs) is recorded and compared with what the config
         says ("anomalies").
+        ``llamafactory-cli CMD CONFIG`` goes through the subcommand's own argument parsing in LLaMA-Factory
+        (``llamafactory_main``; no model is loaded).
   slurm ``#SBATCH`` directives of the case's batch script are turned into the variables ``srun`` sets for rank 0
         (``SLURM_NTASKS``, ``SLURM_NTASKS_PER_NODE``, ``SLURM_NNODES``, ...) and the ``srun`` command's script runs
         in one process with them.
@@ -53,7 +55,7 @@ import run_oracle as base  # noqa: E402  (environment scrubbing, library version
 
 RESULT_FORMAT = "launchlint-lib-oracle-results/1"
 MISSING_LIBS = ("trl", "datasets", "bitsandbytes", "deepspeed", "lightning", "peft", "tyro", "torchtitan", "torchdata",
-                "torchao")
+                "torchao", "llamafactory", "omegaconf")
 
 EXC_LINE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Warning|Interrupt|NotFound))(?::\s?(.*))?$")
 RANK_PREFIX = re.compile(r"^\[(?:rank|default)\d+\]:\s?")  # torch prefixes a rank's uncaught traceback
@@ -175,8 +177,10 @@ def stub_wrappers(folder: str, log: str) -> str:
             '{ printf \'%s\\0\' "$(basename "$0")"; for a in "$@"; do printf \'%s\\0\' "$a"; done; } > "$out"\n'
             # The deepspeed launcher reads CUDA_VISIBLE_DEVICES from its environment (LCH006).
             'if [ -n "${CUDA_VISIBLE_DEVICES+set}" ]; then printf \'%s\' "$CUDA_VISIBLE_DEVICES" > "$out.cvd"; fi\n'
+            # LLaMA-Factory's launcher reads these from its environment (LCH008: ALLOW_EXTRA_ARGS).
+            "env | grep -E '^(ALLOW_EXTRA_ARGS|FORCE_TORCHRUN|NPROC_PER_NODE)=' > \"$out.env\"\n"
             'exit 0\n')
-    for name in ("python", "python3", "accelerate", "torchrun", "deepspeed", "srun"):
+    for name in ("python", "python3", "accelerate", "torchrun", "deepspeed", "srun", "llamafactory-cli"):
         p = os.path.join(bindir, name)
         with open(p, "w") as f:
             f.write(text)
@@ -211,7 +215,7 @@ def shell_anomalies(stderr: str) -> list[str]:
 def read_calls(log: str) -> list[list[str]]:
     calls = []
     for name in sorted(os.listdir(log)):
-        if name.endswith(".cvd"):
+        if name.endswith((".cvd", ".env")):
             continue
         with open(os.path.join(log, name), "rb") as f:
             parts = f.read().split(b"\0")
@@ -223,10 +227,22 @@ def read_call_cvds(log: str) -> list[str | None]:
     """CUDA_VISIBLE_DEVICES each recorded call saw (None: unset), in the order of read_calls."""
     out = []
     for name in sorted(os.listdir(log)):
-        if name.endswith(".cvd"):
+        if name.endswith((".cvd", ".env")):
             continue
         cvd = os.path.join(log, name + ".cvd")
         out.append(open(cvd, encoding="utf-8").read() if os.path.exists(cvd) else None)
+    return out
+
+
+def read_call_envs(log: str) -> list[dict]:
+    """The launcher variables (ALLOW_EXTRA_ARGS, FORCE_TORCHRUN, NPROC_PER_NODE) each recorded call saw."""
+    out = []
+    for name in sorted(os.listdir(log)):
+        if name.endswith((".cvd", ".env")):
+            continue
+        path = os.path.join(log, name + ".env")
+        pairs = open(path, encoding="utf-8").read().splitlines() if os.path.exists(path) else []
+        out.append(dict(p.split("=", 1) for p in pairs if "=" in p))
     return out
 
 
@@ -430,9 +446,11 @@ def interpret_deepspeed(argv: list[str], step: dict, env: dict, cvd: str | None,
     return [sys.executable if a == sys.executable else a for a in cmd]
 
 
-def run_script(cmd: list[str], folder: str, env: dict, timeout: int, step: dict, dist_env: bool = True):
+def run_script(cmd: list[str], folder: str, env: dict, timeout: int, step: dict, dist_env: bool = True,
+               hide_gpu: bool = True):
     senv = dict(env)
-    senv["CUDA_VISIBLE_DEVICES"] = ""
+    if hide_gpu:
+        senv["CUDA_VISIBLE_DEVICES"] = ""
     if dist_env:
         senv.update({"RANK": "0", "LOCAL_RANK": "0", "WORLD_SIZE": "1", "LOCAL_WORLD_SIZE": "1",
                      "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(base._free_port())})
@@ -469,7 +487,7 @@ def dry(case: dict, folder: str, env: dict, result: dict):
     result["shell"] = {"rc": shell["rc"], "stderr_tail": shell["stderr"].splitlines()[-10:]}
     anomalies = shell_anomalies(shell["stderr"])
     steps = []
-    for call, cvd in zip(read_calls(log), read_call_cvds(log)):
+    for call, cvd, call_env in zip(read_calls(log), read_call_cvds(log), read_call_envs(log)):
         tool, argv = call[0], call[1:]
         step = {"argv": call, "anomalies": []}
         steps.append(step)
@@ -480,6 +498,10 @@ def dry(case: dict, folder: str, env: dict, result: dict):
                 cmd = interpret_torch(argv, step, legacy=False)
             elif tool == "deepspeed":
                 cmd = interpret_deepspeed(argv, step, env, cvd, int(case["oracle"].get("node_gpus", 8)))
+            elif tool == "llamafactory-cli":
+                # LLaMA-Factory's own argument parsing for the subcommand (llamafactory_main), in a process of its own.
+                cmd = [sys.executable, os.path.abspath(__file__), "--llamafactory", *argv]
+                step["stage"] = "script"
             elif tool in ("python", "python3") and argv[:2] in (["-m", "torch.distributed.run"],):
                 cmd = interpret_torch(argv[2:], step, legacy=False)
             elif tool in ("python", "python3") and argv[:2] == ["-m", "torch.distributed.launch"]:
@@ -502,8 +524,12 @@ def dry(case: dict, folder: str, env: dict, result: dict):
             # (torchrun runs `python -u -m torchtitan.train ARGS`.)
             cmd = [sys.executable, os.path.abspath(__file__), "--titan", str(step.get("world_size")),
                    *cmd[m_at + 2:]]
+        if call_env:
+            step["launcher_env"] = call_env
         if cmd is not None and not step.get("error"):
-            run_script(cmd, folder, env, case["oracle"].get("script_timeout", 90), step)
+            # A dry case marked `gpu` runs its script step with the GPU visible (LLaMA-Factory with DeepSpeed).
+            run_script(cmd, folder, {**env, **call_env} if tool == "llamafactory-cli" else env,
+                       case["oracle"].get("script_timeout", 90), step, hide_gpu=not case["oracle"].get("gpu"))
         want = case["oracle"].get("intended_world")
         if want and step.get("world_size") is not None and step["world_size"] != want:
             step["anomalies"].append(f"the launcher starts {step['world_size']} process(es); the command line asks for {want}")
@@ -636,6 +662,50 @@ def titan_main(world: int, argv: list[str]):
 
         maybe_enable_async_tp(config, None)
     print("ORACLE torchtitan start-up checks passed", flush=True)
+
+
+def llamafactory_main(argv: list[str]):
+    """``llamafactory-cli CMD CONFIG [key=value ...]`` up to LLaMA-Factory's argument parsing, without loading a model:
+    the subcommand's own parser on the config, read by LLaMA-Factory's ``read_args`` (OmegaConf, the overrides of the
+    command line merged) as its launcher hands it over (launcher.py pops CMD from ``sys.argv``): ``chat``, ``webchat``,
+    ``api`` and ``export`` -> ``get_infer_args`` (ChatModel, export_model), ``eval`` -> ``get_eval_args``, ``train``
+    -> ``get_train_args`` (run_exp). LLaMA-Factory's version pins on transformers, datasets, accelerate, peft and
+    trl are not enforced (``DISABLE_VERSION_CHECK=1``): the oracle runs the machine's libraries."""
+    os.environ.setdefault("DISABLE_VERSION_CHECK", "1")
+    command = argv[0] if argv else "help"
+    sys.argv = ["llamafactory-cli", *argv[1:]]
+    from llamafactory.hparams import get_eval_args, get_infer_args, get_train_args, read_args
+
+    parsers = {"chat": get_infer_args, "webchat": get_infer_args, "api": get_infer_args, "export": get_infer_args,
+               "eval": get_eval_args, "train": get_train_args}
+    if command not in parsers:
+        raise SystemExit(f"llamafactory-cli {command}: not modelled by the oracle")
+    parsed = parsers[command](read_args())
+    print(f"ORACLE llamafactory {command} parsed: " + ", ".join(type(a).__name__ for a in parsed), flush=True)
+    model_args = parsed[0]
+    if command == "train" and model_args.quantization_bit is not None:
+        # Model loading decides the quantization before any weight is read (model/loader.py load_model ->
+        # patcher.py patch_config -> configure_quantization): that function on the model's config. The package
+        # llamafactory.model is given its folder without running its __init__ (which imports the trainers' TRL).
+        import types
+
+        import llamafactory
+        from transformers import AutoConfig
+
+        pkg = types.ModuleType("llamafactory.model")
+        pkg.__path__ = [os.path.join(os.path.dirname(llamafactory.__file__), "model")]
+        sys.modules["llamafactory.model"] = pkg
+        from llamafactory.model.model_utils.quantization import configure_quantization
+
+        from transformers.integrations import is_deepspeed_zero3_enabled
+
+        print(f"ORACLE zero3 {is_deepspeed_zero3_enabled()}", flush=True)
+        config = AutoConfig.from_pretrained(model_args.model_name_or_path)
+        init_kwargs: dict = {}
+        configure_quantization(config, None, model_args, True, init_kwargs)
+        quant = init_kwargs.get("quantization_config")
+        print(f"ORACLE llamafactory quantization {type(quant).__name__} 4bit={getattr(quant, 'load_in_4bit', None)} "
+              f"8bit={getattr(quant, 'load_in_8bit', None)}", flush=True)
 
 
 def child_main(case_path: str, out_path: str):
@@ -776,6 +846,43 @@ def merge(paths: list[str], out: str, cases_path: str, extra_carried: dict | Non
     print(f"merged {len(paths)} runs into {out}: {doc['summary']}")
 
 
+def append(results_path: str, paths: list[str], cases_path: str):
+    """New runs into an already merged results file (``merge``'s output): each run is appended to ``runs``, its
+    cases replace the records of the same id (re-read and made machine-independent as in ``merge``), records of
+    cases no longer in ``lib_cases.json`` are dropped, and the summary is recomputed."""
+    doc = json.load(open(results_path, encoding="utf-8"))
+    by_id = {c["id"]: c for c in doc["cases"]}
+    for p in paths:
+        d = json.load(open(p, encoding="utf-8"))
+        if any(d["versions"].get(k) != doc["versions"].get(k) for k in ("torch", "accelerate", "transformers", "peft",
+                                                                          "lightning")):
+            raise SystemExit(f"{p}: library versions differ from {results_path}'s")
+        carried = dict(d["versions"].get("carried_sources") or {})
+        doc["versions"].setdefault("carried_sources", {}).update(carried)
+        doc["runs"].append({"file": os.path.basename(p), "generated_at": d["generated_at"], "wall_s": d["wall_s"],
+                            "cases": len(d["cases"]), "carried_sources": carried})
+        for c in d["cases"]:
+            c = dict(c, run=len(doc["runs"]))
+            err = c.get("error") or {}
+            if c["outcome"] == "raised" and err.get("type") in ("ExitStatus", "ChildFailedError") and c.get("stderr_tail"):
+                better = primary_error(parse_errors("\n".join(c["stderr_tail"])))
+                if better and better["type"] not in ("ChildFailedError",):
+                    c["error"], c["error_reread"] = better, True
+            by_id[c["id"]] = _machine_paths(c)
+    order = [c["id"] for c in json.load(open(cases_path, encoding="utf-8"))["cases"]]
+    doc["cases"] = [by_id[cid] for cid in order if cid in by_id]
+    doc["complete"] = all(cid in by_id for cid in order)
+    doc["generated_by"] += " + --append " + " ".join(os.path.basename(p) for p in paths)
+    by = {}
+    for r in doc["cases"]:
+        by[r["outcome"]] = by.get(r["outcome"], 0) + 1
+    doc["summary"] = {"cases": len(doc["cases"]), "by_outcome": dict(sorted(by.items()))}
+    with open(results_path, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    print(f"appended {len(paths)} runs to {results_path}: {doc['summary']}")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description="launchlint whole-launch oracle")
     parser.add_argument("--cases", default=str(Path(__file__).with_name("lib_cases.json")))
@@ -787,14 +894,21 @@ def main(argv=None):
     parser.add_argument("--group", default=None, help="comma-separated groups")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--merge", nargs="+", help="merge these results files into --out (later files win)")
+    parser.add_argument("--append", nargs="+", help="append these runs' results to the merged file --out")
     parser.add_argument("--carried", action="append", default=[],
                         help="FILE:NAME=VERSION, a source carried in a run that did not record carried_sources")
     if argv is None and sys.argv[1:2] == ["--titan"]:
         titan_main(int(sys.argv[2]), sys.argv[3:])
         return 0
+    if argv is None and sys.argv[1:2] == ["--llamafactory"]:
+        llamafactory_main(sys.argv[2:])
+        return 0
     args = parser.parse_args(argv)
     if args.child:
         child_main(*args.child)
+        return 0
+    if args.append:
+        append(args.out, args.append, args.cases)
         return 0
     if args.merge:
         extra = {}
