@@ -237,7 +237,9 @@ void check_skip_small(const std::string& text, const std::string& what) {
     bool descend = true;
     while (launchlint_tree_walk_next(w, descend, &step)) {
       descend = true;
-      if (step.symbol < t.count && !t.acted_on[step.symbol]) continue;  // strings: skipping passes over some
+      // Plain strings and ERROR nodes: returned, never acted on (an ERROR's content is), and skipping passes over
+      // some.
+      if (step.symbol >= t.count || !t.acted_on[step.symbol]) continue;
       Got g{step.node.id, step.depth, {}};
       for (std::uint32_t d = 0; d <= step.depth; ++d) g.fields.push_back(launchlint_tree_walk_ancestor_field(w, d));
       out.push_back(std::move(g));
