@@ -34,6 +34,8 @@ struct LaunchlintTreeWalk {
   bool started;
   const bool *keep; /* by public symbol; null: every node is returned */
   uint32_t keep_count;
+  const uint8_t *min_descendants; /* by public symbol; null: every node is entered */
+  uint32_t min_count;
   /* The node returned last. */
   const Subtree *current;
   Length current_position;
@@ -102,6 +104,11 @@ void launchlint_tree_walk_keep(LaunchlintTreeWalk *self, const bool *keep, uint3
   self->keep_count = count;
 }
 
+void launchlint_tree_walk_skip_small(LaunchlintTreeWalk *self, const uint8_t *min_descendants, uint32_t count) {
+  self->min_descendants = min_descendants;
+  self->min_count = count;
+}
+
 /* ts_language_public_symbol, inlined: it runs for every node. */
 static inline TSSymbol public_symbol(const TSLanguage *language, TSSymbol symbol) {
   return symbol == ts_builtin_sym_error ? symbol : language->public_symbol_map[symbol];
@@ -162,8 +169,10 @@ bool launchlint_tree_walk_next(LaunchlintTreeWalk *self, bool descend, Launchlin
     if (visible) {
       const TSSymbol symbol = public_symbol(language, alias ? alias : ts_subtree_symbol(*child));
       if (self->keep && symbol < self->keep_count && !self->keep[symbol]) {
-        /* Not returned: a leaf is passed over, a node with children is entered as if hidden (one level deeper). */
-        if (child_count > 0) {
+        /* Not returned: a leaf is passed over, a node with children is entered as if hidden (one level deeper),
+         * unless it is too small to hold a node of interest. */
+        if (child_count > 0 && !(self->min_descendants && symbol < self->min_count &&
+                                 child->ptr->visible_descendant_count < self->min_descendants[symbol])) {
           if (!push(self, child, position, f->depth + 1, structural, true, extra)) return false;
         }
         continue;
@@ -178,6 +187,10 @@ bool launchlint_tree_walk_next(LaunchlintTreeWalk *self, bool descend, Launchlin
       return true;
     }
     if (child_count > 0 && child->ptr->visible_child_count > 0) {
+      if (self->min_descendants) {
+        const TSSymbol hidden = public_symbol(language, ts_subtree_symbol(*child));
+        if (hidden < self->min_count && child->ptr->visible_descendant_count < self->min_descendants[hidden]) continue;
+      }
       if (!push(self, child, position, f->depth, structural, false, extra)) return false;
     }
   }

@@ -42,6 +42,13 @@ void launchlint_tree_walk_reset(LaunchlintTreeWalk *self, TSNode root);
  * outlive the walk; null returns every node. */
 void launchlint_tree_walk_keep(LaunchlintTreeWalk *self, const bool *keep, uint32_t count);
 
+/* Subtrees too small to hold anything the caller looks for are not entered: a node that is not returned (its
+ * public symbol s < count is not kept, or it is hidden) and has fewer than min_descendants[s] visible descendants
+ * is passed over whole, as if it were a leaf. Only for a caller that knows how many visible nodes the smallest subtree it looks for has
+ * (python_facts.cpp says why its table is safe); tree_walk_test.cpp checks that the kept nodes found are the same.
+ * `min_descendants` must outlive the walk; null (the default) enters every node. */
+void launchlint_tree_walk_skip_small(LaunchlintTreeWalk *self, const uint8_t *min_descendants, uint32_t count);
+
 /* Moves to the next visible node in document order and fills `out`; false at the end. With `descend` false, the
  * children of the node returned last are skipped. The first call returns the root. False also when memory for
  * the stack ran out. */

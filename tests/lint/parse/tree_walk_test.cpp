@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "lint/model/python_walk_tables.hpp"
 #include "lint/parse/tree_sitter_support.hpp"
 
 namespace {
@@ -212,6 +213,52 @@ void check_same(const TSLanguage* language, const std::string& text, const std::
   ts_parser_delete(parser);
 }
 
+/// The fact walk's subtree skipping (launchlint_tree_walk_skip_small with python_facts.cpp's table) passes over
+/// no node the extraction acts on: with the fact walk's keep table, the nodes of those kinds it returns, their
+/// depths and their ancestors' fields are the same with and without it.
+void check_skip_small(const std::string& text, const std::string& what) {
+  const lint::model::detail::PythonWalkTables t = lint::model::detail::python_walk_tables();
+  TSParser* parser = ts_parser_new();
+  REQUIRE(ts_parser_set_language(parser, tree_sitter_python()));
+  TSTree* tree = ts_parser_parse_string(parser, nullptr, text.data(), static_cast<std::uint32_t>(text.size()));
+  REQUIRE(tree != nullptr);
+  struct Got {
+    const void* id;
+    std::uint32_t depth;
+    std::vector<TSFieldId> fields;
+    bool operator==(const Got&) const = default;
+  };
+  auto walk = [&](bool skip_small) {
+    std::vector<Got> out;
+    LaunchlintTreeWalk* w = launchlint_tree_walk_new(ts_tree_root_node(tree));
+    launchlint_tree_walk_keep(w, t.walked, t.count);
+    if (skip_small) launchlint_tree_walk_skip_small(w, t.min_descendants, t.count);
+    LaunchlintTreeStep step{};
+    bool descend = true;
+    while (launchlint_tree_walk_next(w, descend, &step)) {
+      descend = true;
+      // Plain strings and ERROR nodes: returned, never acted on (an ERROR's content is), and skipping passes over
+      // some.
+      if (step.symbol >= t.count || !t.acted_on[step.symbol]) continue;
+      Got g{step.node.id, step.depth, {}};
+      for (std::uint32_t d = 0; d <= step.depth; ++d) g.fields.push_back(launchlint_tree_walk_ancestor_field(w, d));
+      out.push_back(std::move(g));
+    }
+    launchlint_tree_walk_delete(w);
+    return out;
+  };
+  const std::vector<Got> all = walk(false);
+  const std::vector<Got> skipping = walk(true);
+  INFO(what);
+  REQUIRE(skipping.size() == all.size());
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    INFO("node " << i);
+    REQUIRE(skipping[i] == all[i]);
+  }
+  ts_tree_delete(tree);
+  ts_parser_delete(parser);
+}
+
 std::string read(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::stringstream ss;
@@ -223,7 +270,7 @@ std::string read(const std::filesystem::path& p) {
 
 TEST_CASE("tree_walk: every Python and shell file of the repository walks as the cursor does", "[tree_walk]") {
   std::size_t files = 0;
-  for (const char* dir : {"fixtures", "tests", "bench", "docs"}) {
+  for (const char* dir : {"fixtures", "tests", "bench", "docs", "examples"}) {
     const std::filesystem::path root = std::filesystem::path(LAUNCHLINT_SOURCE_DIR) / dir;
     if (!std::filesystem::exists(root)) continue;
     for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
@@ -231,6 +278,7 @@ TEST_CASE("tree_walk: every Python and shell file of the repository walks as the
       const std::string ext = e.path().extension().string();
       if (ext == ".py") {
         check_same(tree_sitter_python(), read(e.path()), e.path().string());
+        check_skip_small(read(e.path()), e.path().string());
         ++files;
       } else if (ext == ".sh") {
         check_same(tree_sitter_bash(), read(e.path()), e.path().string());
@@ -257,6 +305,16 @@ TEST_CASE("tree_walk: broken and unusual Python walks as the cursor does", "[tre
       "print 'python 2'\nexec \"x\"\n",
       "((((((((((",
       "a = [\n# comment\n1, # another\n]\n",
+      // Statements and patterns where error recovery puts them (the walk's subtree skipping must keep them).
+      "def f(global x): pass\n",
+      "x.(del y)\nf(k=global a)\na[import b]\n(nonlocal c).d\n",
+      "with a as b: pass\n(c as d)\nf(e as g)\nx = h as i\n",
+      "f(lambda: 0)\nx.y = lambda: 1\nz = a or (b := 2)\nk(w=(v := 3))\n",
+      "x = a.b(\ny = c[d(]\nz = {e: f(}\n",
+      "a + global b\nc < del d\n",
   };
-  for (const std::string& text : inputs) check_same(tree_sitter_python(), text, text);
+  for (const std::string& text : inputs) {
+    check_same(tree_sitter_python(), text, text);
+    check_skip_small(text, text);
+  }
 }
