@@ -5,7 +5,11 @@ frames that asked for it (torch.cuda.memory's recorded history), then the segmen
 
 Runs one configuration of tools/memory/measure.py, the same way measure.py does, on one CUDA GPU:
 
-    python3 tools/memory/reserved_segments.py l3b_full_fs_ws32_ac1 [--untied] [--min-mib 90]
+    python3 tools/memory/reserved_segments.py l3b_full_fs_ws32_ac1 [--untied] [--min-mib 90] [--events MIB]
+        [--placement] [--peak]
+
+`--events` lists every allocation and free of at least MIB in order, `--placement` where the optimizer state went (the
+size of the segment each state tensor landed in), `--peak` the blocks alive at the last step's allocated peak.
 
 `--untied` unties the model's head (a tied model's configuration measured with a separate head). docs/memory.md
 ("Resolved: FSDP1 full fine-tunes ...") quotes what it printed on the measurement machine.
