@@ -20,6 +20,7 @@ namespace lint::memory {
 namespace {
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+constexpr const char* kWorkspaces = "the forward and autograd threads' cuBLAS handles, 32 MiB each";
 
 bool is(const std::string& s, std::initializer_list<const char*> names) {
   return std::any_of(names.begin(), names.end(), [&](const char* n) { return s == n; });
@@ -173,7 +174,12 @@ Estimate estimate(const Inputs& in) {
   // FSDP1 keeps the sharded gradients of the last step until the next forward (use_orig_params).
   const double retained =
       (in.strategy == Strategy::Fsdp1 && !no_shard && (!lora || mixed) && in.use_orig_params) ? grads_all : 0;
-  e.steady = params_res + opt_res + ddp_bucket + tied_state + retained;
+  // cuBLAS workspaces: the forward thread's and the autograd engine thread's cuBLAS handles each keep one (32 MiB on
+  // Hopper, aten/src/ATen/cuda/CublasHandlePool.cpp), allocated through the caching allocator at their first matmul
+  // and kept for the process (measured: a configuration in a fresh process holds 59 to 68 MiB more at rest than the
+  // same configuration measured after another one in the same process, run 9 against run 1).
+  const double cublas_workspaces = 2.0 * 32.0 * 1024.0 * 1024.0;
+  e.steady = params_res + opt_res + ddp_bucket + tied_state + retained + cublas_workspaces;
 
   // Gathered (unsharded) parameters in the compute dtype.
   double gathered_p1 = 0, gathered_p2 = 0;
@@ -276,7 +282,12 @@ Estimate estimate(const Inputs& in) {
     stream_b = 4;
   }
   const double layer_act = per_tok * tokens;
-  const double acts_saved = in.checkpointing ? L * stream_b * h * tokens : L * layer_act;
+  // The final norm runs outside the decoder layers (and outside checkpointing): it saves its fp32 input (HF's
+  // RMSNorm computes in fp32, and autocast runs LayerNorm in fp32), and its output, the head's input, when the head
+  // trains (measured: 24 MiB at modeling_phi3.py's RMSNorm alive at the backward peak of v7_phi3_lora_qkvo_fs_ac1,
+  // T x h x 4 B).
+  const double final_norm = (4.0 + (trains_weights ? 2.0 : 0.0)) * h * tokens;
+  const double acts_saved = (in.checkpointing ? L * stream_b * h * tokens : L * layer_act) + final_norm;
   const double recompute = in.checkpointing ? layer_act : 0;
   // bf16 logits upcast to fp32, log-softmax and its gradients; Gemma 2's final logit soft-capping keeps tanh's bf16
   // output (2 B per logit) for its backward.
@@ -314,20 +325,24 @@ Estimate estimate(const Inputs& in) {
         {"optimizer_state", opt_res + tied_state, ""},
         {"gradients", grads_all, ""},
         {"optimizer_temporaries", off_o ? 0 : T * opt_temp_b / no, "foreach step buffers"},
-        {"ddp_buckets", ddp_bucket, ""}};
+        {"ddp_buckets", ddp_bucket, ""},
+        {"cublas_workspaces", cublas_workspaces, kWorkspaces}};
   } else if (p1 >= p2) {
     e.peak = p1;
     e.peak_phase = "start of backward (loss)";
-    e.breakdown = {{"parameters", params_res, ""},
-                   {"optimizer_state", opt_res + tied_state, ""},
-                   {"ddp_buckets", ddp_bucket, ""},
-                   {"gradients", accumulated, "earlier micro-steps' (gradient accumulation)"},
-                   {"gathered_units", gathered_p1, ""},
-                   {"activations", acts_saved, in.checkpointing ? "layer inputs (checkpointing)" : "every layer"},
-                   {"logits", logits_bwd + head_copy,
-                    std::string("fp32 logits, log-softmax and its gradient") +
-                        (g.logit_softcap ? "; soft-capping's tanh output" : "") +
-                        (head_copy > 0 ? "; bf16 copy of the fp32 head" : "")}};
+    e.breakdown = {
+        {"parameters", params_res, ""},
+        {"optimizer_state", opt_res + tied_state, ""},
+        {"ddp_buckets", ddp_bucket, ""},
+        {"cublas_workspaces", cublas_workspaces, kWorkspaces},
+        {"gradients", accumulated, "earlier micro-steps' (gradient accumulation)"},
+        {"gathered_units", gathered_p1, ""},
+        {"activations", acts_saved,
+         in.checkpointing ? "layer inputs (checkpointing), the final norm's" : "every layer, the final norm's"},
+        {"logits", logits_bwd + head_copy,
+         std::string("fp32 logits, log-softmax and its gradient") +
+             (g.logit_softcap ? "; soft-capping's tanh output" : "") +
+             (head_copy > 0 ? "; bf16 copy of the fp32 head" : "")}};
   } else {
     e.peak = p2;
     e.peak_phase = p2_early >= p2_late ? "backward through the decoder layers" : "end of backward";
@@ -335,6 +350,7 @@ Estimate estimate(const Inputs& in) {
         {"parameters", params_res, ""},
         {"optimizer_state", opt_res + tied_state, ""},
         {"ddp_buckets", ddp_bucket, ""},
+        {"cublas_workspaces", cublas_workspaces, kWorkspaces},
         {"gathered_units", p2_early >= p2_late ? gathered_p2 + dequant : gathered_late,
          p2_early >= p2_late && dequant > 0 ? "includes one dequantized 4-bit weight" : ""},
         {"activations", act_term_p2, in.checkpointing ? "layer inputs + one recomputed layer" : "every layer"},
@@ -349,7 +365,9 @@ Estimate estimate(const Inputs& in) {
   mo.p2 = std::max(p2_early, p2_late);
   mo.p3 = p3;
   if (in.strategy == Strategy::Fsdp1 && !no_shard && (!lora || mixed)) mo.sharded_grads = grads_all;
+  if (in.strategy == Strategy::Fsdp2 && N > 1 && !lora && !off_o) mo.sharded_grads = grads_all;
   mo.p2_has_grads = p2_late > p2_early;
+  mo.accumulated = accumulated;
   mo.unit_grad = unit_grad;
   if (in.strategy == Strategy::Fsdp1 && !no_shard && !lora && b_t != b_c)
     mo.mp_shards =
@@ -405,6 +423,24 @@ Estimate estimate(const Inputs& in) {
       for (int l = 0; l < static_cast<int>(std::min<double>(L, 512)); ++l)
         for (double b : layer_params) add(b);
       for (std::size_t i = 1; i < root_params.size(); ++i) add(root_params[i]);
+    }
+    if (fsdp2_sharded && !lora && !off_o && states > 0) {
+      // The forward unit by unit (reserved.cpp): a layer's gathered parameters in the compute dtype, and the
+      // temporaries its forward frees: the two norms' fp32 input and square (T x h x 4 B each), and under
+      // checkpointing the MLP's gate and up projections (one fused T x 2I tensor for Phi-3's gate_up_proj), the
+      // activation and the product (T x I each, compute dtype).
+      for (double b : layer_params) mo.layer_gathered.push_back(b / b_t * b_c);
+      const double norm = tokens * h * 4.0, mlp = tokens * I * b_c;
+      mo.layer_temps = {norm, norm};
+      if (in.checkpointing) {
+        if (g.linear_shape("gate_up_proj"))
+          mo.layer_temps.push_back(2 * mlp);
+        else
+          mo.layer_temps.insert(mo.layer_temps.end(), {mlp, mlp});
+        mo.layer_temps.insert(mo.layer_temps.end(), {mlp, mlp});
+      }
+      mo.layer_reshard = in.sharding != "false";
+      mo.layers = static_cast<int>(std::min<double>(L, 512));
     }
     if ((in.strategy == Strategy::Fsdp1 && !no_shard) || (fsdp2_sharded && qlora)) {
       mo.layer_params = layer_params;

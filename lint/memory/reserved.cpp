@@ -89,8 +89,34 @@ std::pair<double, double> replay_compute_pool(const Moments& m, const std::funct
   // 16-bit logits' block is too small for it), then the 16-bit gradient of the logits.
   std::size_t workspace = 0;
   auto step = [&] {
-    const std::vector<std::size_t> gathered = a.allocate_spread(m.gathered_compute);
-    const std::vector<std::size_t> acts = a.allocate_spread(m.acts);
+    std::vector<std::size_t> gathered, acts;
+    if (!m.layer_gathered.empty() && m.layers > 0) {
+      // FSDP2 full fine-tune, unit by unit: each decoder layer's pre-forward copies its parameters out of the
+      // all-gather buffer into one compute-stream tensor each (`foreach_all_gather_copy_out`), its forward allocates
+      // and frees its temporaries (the norms' fp32 input and square, the MLP's T x I tensors) and leaves its saved
+      // activations; its parameters are freed after its forward unless kept gathered (reshard_after_forward=False),
+      // so the next layer's copies take the freed temporaries' blocks and its own temporaries new ones. What the
+      // first optimizer step finds free after the step depends on these mid-size blocks (measured: the AdamW state
+      // of q15_full_f2f_ac1 went into the 70 MiB blocks of the MLP's temporaries, and its second step added nothing).
+      double layers_gathered = 0;
+      for (double b : m.layer_gathered) layers_gathered += b;
+      const double root = m.gathered_compute - (m.layer_reshard ? 0.0 : m.layers * layers_gathered);
+      gathered = a.allocate_spread(std::max(0.0, root));
+      for (int l = 0; l < m.layers; ++l) {
+        std::vector<std::size_t> g, t;
+        for (double b : m.layer_gathered) g.push_back(a.allocate(b));
+        for (double b : m.layer_temps) t.push_back(a.allocate(b));
+        for (std::size_t h : t) a.release(h);
+        for (std::size_t h : a.allocate_spread(m.acts / m.layers)) acts.push_back(h);
+        if (m.layer_reshard)
+          for (std::size_t h : g) a.release(h);
+        else
+          gathered.insert(gathered.end(), g.begin(), g.end());
+      }
+    } else {
+      gathered = a.allocate_spread(m.gathered_compute);
+      acts = a.allocate_spread(m.acts);
+    }
     const double L = m.logits;
     const std::size_t logits = a.allocate(m.logit_bytes * L);
     const std::size_t upcast = m.logit_bytes < 4 ? a.allocate(4 * L) : 0;
@@ -193,11 +219,22 @@ double reserved_estimate(const Inputs& in, const Moments& m) {
     side_pool = in_flight * segment_bytes(std::max(m.unit, m.root / 2));
     on_side_p1 = m.prefetched_p1;  // the unit prefetched at the start of backward, not yet copied out
   }
+  // FSDP1 reduce-scatters each unit's gradient and casts its shard to the parameter dtype on the post-backward
+  // stream (torch/distributed/fsdp/_runtime_utils.py `_reduce_grad`): the sharded gradients of a full fine-tune
+  // live in that stream's pool. Kept until the next forward, they are not there at the start of backward, but the
+  // compute stream cannot use their blocks. FSDP2 likewise: `foreach_reduce` allocates each unit's reduce-scatter
+  // output on the reduce-scatter stream and the sharded gradients are views of it, kept until `zero_grad`
+  // (measured: one segment per unit on that stream, 35 holding 3.81 GiB for Llama-3.1-8B on 8 ranks,
+  // tools/memory/reserved_segments.py).
+  const double post_pool = (fsdp1 || fsdp2) ? m.sharded_grads : 0;
+  // With gradient accumulation the earlier micro-steps' sharded gradients are these, in that pool, not the compute
+  // stream's.
+  const double accumulated_elsewhere = std::min(m.accumulated, post_pool);
   // The compute stream's pool: the replayed blocks (wrapping transients, activations, the loss) plus what is not
   // replayed at the start of backward (persistent state, buckets), or the other moments' allocations.
   const double loss_blocks = (m.logit_bytes < 4 ? 12.0 : 8.0) * m.logits;
   const auto rest_of = [&](double kept) {
-    return std::max(0.0, m.p1 - on_side_p1 - m.gathered_compute - m.acts - loss_blocks - kept);
+    return std::max(0.0, m.p1 - on_side_p1 - m.gathered_compute - m.acts - loss_blocks - kept - accumulated_elsewhere);
   };
   // What the replay carves out of the first step's blocks for the optimizer state (FSDP2) is in `replayed`.
   double carved = 0;
@@ -207,16 +244,12 @@ double reserved_estimate(const Inputs& in, const Moments& m) {
   const auto [replayed, kept] =
       replay_compute_pool(m, second_step ? std::function<double(double)>(rest_of) : std::function<double(double)>());
   const double rest_p1 = second_step ? 0.0 : std::max(0.0, rest_of(kept) - carved);
-  // FSDP1 reduce-scatters each unit's gradient and casts its shard to the parameter dtype on the post-backward
-  // stream (torch/distributed/fsdp/_runtime_utils.py `_reduce_grad`): the sharded gradients of a full fine-tune
-  // live in that stream's pool. Kept until the next forward, they are not there at the start of backward, but the
-  // compute stream cannot use their blocks.
-  const double post_pool = fsdp1 ? m.sharded_grads : 0;
   // FSDP1 hands each unsharded gradient to the post-backward stream with record_stream: its block returns to the
   // compute pool only when that stream is done, so the next unit's gradient takes another block.
   const double pending = fsdp1 && m.root_flat_grad <= 0 ? m.unit_grad : 0;
   const double main_pool =
-      std::max({rest_p1 + replayed, m.p2 - on_side_p2 - (m.p2_has_grads ? post_pool : 0) + pending, m.p3 - post_pool});
+      std::max({rest_p1 + replayed, m.p2 - on_side_p2 - (m.p2_has_grads ? post_pool : accumulated_elsewhere) + pending,
+                m.p3 - post_pool});
   // Fragmentation: what is allocated and freed within a step (activations, gathered units, gradients of every
   // size) is served best-fit from cached blocks that are split and merged again; the remainders too small for the
   // next request are reserved, not allocated. Persistent state (parameters, optimizer state) is allocated once and

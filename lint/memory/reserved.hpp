@@ -36,10 +36,16 @@ struct Moments {
   std::vector<double> reduce_inputs;
   /// FSDP2: the optimizer's state tensors on the GPU in creation order, bytes (created by the first optimizer step).
   std::vector<double> opt_tensors;
+  /// FSDP2 full fine-tune, the forward replayed unit by unit: a decoder layer's gathered parameters in the compute
+  /// dtype (one tensor each, copied out of the all-gather buffer), the temporaries its forward frees (bytes), and
+  /// whether its gathered parameters are freed after its forward (reshard_after_forward not False).
+  std::vector<double> layer_gathered, layer_temps;
+  bool layer_reshard = true;
   /// The largest tensor a decoder layer frees within its forward (the RMSNorm's fp32 square; the MLP intermediate
   /// when checkpointing, or when the down projection's input is not saved), bytes.
   double forward_temporary = 0;
-  double sharded_grads = 0;  ///< FSDP1 full fine-tune: every unit's sharded gradient (parameter dtype)
+  double sharded_grads = 0;  ///< FSDP full fine-tune: every unit's sharded gradient (parameter dtype)
+  double accumulated = 0;    ///< gradient accumulation: the earlier micro-steps' gradients held at P1 and P2
   bool p2_has_grads = false;
   double unit_grad = 0;  ///< unsharded gradient of the largest unit in backward (full fine-tune)
   double mp_shards = 0;  ///< FSDP1 mixed precision: low-precision copies of the shards in flight  ///< the backward

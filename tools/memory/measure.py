@@ -82,10 +82,12 @@ def versions():
     return out
 
 
-def build_config(model: str):
+def build_config(model: str, untied: bool = False):
     import transformers
 
     g = dict(MODELS[model])
+    if untied:
+        g["tie_word_embeddings"] = False
     arch = g.pop("arch")
     cls = getattr(transformers, {"qwen2": "Qwen2Config", "llama": "LlamaConfig", "gemma2": "Gemma2Config",
                                  "gemma3_text": "Gemma3TextConfig", "phi3": "Phi3Config", "mistral": "MistralConfig",
@@ -109,7 +111,9 @@ def decoder_layer_class(model) -> type:
 def make_model(c: dict, dtype: torch.dtype, device: str):
     from transformers import AutoModelForCausalLM
 
-    cfg = build_config(c["model"])
+    # FSDP2 keeps a shared parameter shared through `to_empty`: an untied FSDP2 head is untied in the config (the
+    # embedding and the head then are units of their own, as for a model published untied).
+    cfg = build_config(c["model"], untied=bool(c.get("untied")) and c.get("mode") == "fsdp2")
     with torch.device("meta"):
         model = AutoModelForCausalLM.from_config(cfg, attn_implementation="sdpa")
     model.to(dtype)
@@ -124,7 +128,8 @@ def make_model(c: dict, dtype: torch.dtype, device: str):
     model.train()
     if device != "meta":
         model.to_empty(device=device)
-        retie(model)
+        if not c.get("untied"):
+            retie(model)
         init_(model)
     return model
 
@@ -185,8 +190,10 @@ def make_qmodel(c: dict):
 def retie(model):
     """`to_empty` re-creates a shared parameter once per module that uses it: tie the head to the embedding again.
 
-    The measurements recorded in docs/memory/measurements.jsonl (runs 1 and 3) predate this step: their tied models
-    (Qwen2.5-0.5B/1.5B, Llama-3.2-3B) ran with an untied head.
+    The measurements of runs 1 and 3 in docs/memory/measurements.jsonl predate this step: their tied models
+    (Qwen2.5-0.5B/1.5B, Llama-3.2-3B) ran with an untied head under DDP, FSDP1 and without wrapping, and tied under
+    FSDP2 (`to_empty` of a `fully_shard`ed model swaps each parameter in place, so the shared one stays shared: their
+    recorded parameter counts are the tied totals). `cfg.untied` (see `--run1-geometry`) skips it.
     """
     base = model.get_base_model() if hasattr(model, "get_base_model") else model
     if getattr(base.config, "tie_word_embeddings", False):
@@ -216,6 +223,19 @@ def count(model):
         if p.requires_grad:
             trainable += p.numel()
     return total, trainable
+
+
+def head_tied(model):
+    """Whether the LM head's weight is the input embedding's (None when FSDP1 flattened them out of sight)."""
+    head = emb = None
+    for name, p in model.named_parameters(remove_duplicate=False):
+        if name.endswith("lm_head.weight"):
+            head = p
+        elif name.endswith("embed_tokens.weight") or name.endswith("wte.weight"):
+            emb = p
+    if head is None or emb is None:
+        return None
+    return head is emb
 
 
 def setup_pg(ws: int):
@@ -260,7 +280,8 @@ def wrap(c: dict):
         dtype = torch.float32 if train == "full" else torch.bfloat16
         # A tied model is materialised on the CPU first (FSDP moves each unit to the GPU as it wraps it): per-module
         # materialisation on the meta device would untie the head.
-        tied = bool(MODELS[c["model"]].get("tie_word_embeddings"))
+        # `cfg.untied`: materialised per module on the meta device as runs 1 and 3 did (the head a parameter of its own).
+        tied = bool(MODELS[c["model"]].get("tie_word_embeddings")) and not c.get("untied")
         model = make_qmodel(c) if quant else make_model(c, dtype, "cpu" if tied else "meta")
         layer_cls = decoder_layer_class(model)
         if train == "lora" and c.get("wrap", "peft") == "peft":
@@ -311,7 +332,8 @@ def wrap(c: dict):
         units += 1
         if not quant:
             model.to_empty(device="cpu" if c.get("offload") else "cuda")
-            retie(model)
+            if not c.get("untied"):
+                retie(model)
             init_(model)
         info["num_fsdp_units"] = units
     else:
@@ -409,6 +431,7 @@ def run_one(c: dict) -> dict:
     rec["steady_GiB"] = round(rec["steady_bytes"] / GiB, 3)
     rec["segments"] = segments_by_stream()
     total, trainable = count(model)
+    rec["tied_head"] = head_tied(model)
     rec["params_local"] = total
     rec["trainable_local"] = trainable
     rec["seconds"] = round(time.time() - t0, 1)
@@ -556,6 +579,9 @@ def main():
     ap.add_argument("--exclude", default="", help="drop configurations whose name contains one of these (comma list)")
     ap.add_argument("--suffix", default="", help="appended to every recorded name (a re-measurement of a configuration)")
     ap.add_argument("--run", default="", help="a tag recorded as `run` in every record")
+    ap.add_argument("--run1-geometry", action="store_true",
+                    help="the geometry runs 1 and 3 had: a tied model's head untied (`cfg.untied`) under DDP, FSDP1 "
+                         "and without wrapping, tied under FSDP2")
     a = ap.parse_args()
     cs = configs()
     if a.only:
@@ -570,6 +596,8 @@ def main():
         cs = [c for c in cs if not any(k in c["name"] for k in a.exclude.split(","))]
     for c in cs:
         c["name"] += a.suffix
+        if a.run1_geometry and tied(c["model"]) and c["mode"] != "fsdp2":
+            c["untied"] = 1
     if a.list:
         for c in cs:
             print(c["name"])

@@ -5,7 +5,11 @@ frames that asked for it (torch.cuda.memory's recorded history), then the segmen
 
 Runs one configuration of tools/memory/measure.py, the same way measure.py does, on one CUDA GPU:
 
-    python3 tools/memory/reserved_segments.py l3b_full_fs_ws32_ac1 [--untied] [--min-mib 90]
+    python3 tools/memory/reserved_segments.py l3b_full_fs_ws32_ac1 [--untied] [--min-mib 90] [--events MIB]
+        [--placement] [--peak]
+
+`--events` lists every allocation and free of at least MIB in order, `--placement` where the optimizer state went (the
+size of the segment each state tensor landed in), `--peak` the blocks alive at the last step's allocated peak.
 
 `--untied` unties the model's head (a tied model's configuration measured with a separate head). docs/memory.md
 ("Resolved: FSDP1 full fine-tunes ...") quotes what it printed on the measurement machine.
@@ -39,11 +43,80 @@ def frames(event: dict, depth: int = 6) -> str:
     return " < ".join(out)
 
 
+def peak_blocks(trace: list, start: int, min_mib: float) -> None:
+    """The blocks alive at the largest allocated total reached from trace entry `start` on (the last step), grouped
+    by size and allocating frames; blocks below `min_mib` / 8 are summed per allocating frame."""
+    live, allocated, best, best_i = {}, 0, -1, 0
+    for i, e in enumerate(trace):
+        if e["action"] == "alloc":
+            live[e["addr"]] = i
+            allocated += e["size"]
+        elif e["action"] == "free_completed":
+            live.pop(e["addr"], None)
+            allocated -= e["size"]
+        if i >= start and allocated > best:
+            best, best_i = allocated, i
+    alive = {}
+    allocated = 0
+    for i, e in enumerate(trace[: best_i + 1]):
+        if e["action"] == "alloc":
+            alive[e["addr"]] = e
+        elif e["action"] == "free_completed":
+            alive.pop(e["addr"], None)
+    groups = {}
+    for e in alive.values():
+        small = e["size"] < min_mib / 8 * MiB
+        key = ("small" if small else round(e["size"] / MiB, 2), e.get("stream", 0), frames(e, 4) or "(autograd)")
+        g = groups.setdefault(key, [0, 0])
+        g[0] += 1
+        g[1] += e["size"]
+    total = sum(g[1] for g in groups.values())
+    print(f"blocks alive at the last step's allocated peak: {total / GiB:.3f} GiB in {len(alive)} blocks "
+          f"(trace entry {best_i} of {len(trace)})")
+    for (size, stream, fr), (n, b) in sorted(groups.items(), key=lambda kv: -kv[1][1]):
+        print(f"  {b / MiB:9.1f} MiB = {n:4d} x {size} MiB, stream {stream} | {fr}")
+
+
+def placement(trace: list) -> None:
+    """Where the optimizer state went: the allocations of AdamW's `_init_group` (the state, created by the first
+    optimizer step) summed by the size of their segment, and whether that segment existed before (a block of the
+    first step) or was created for the state."""
+    import bisect
+
+    starts, segs = [], {}
+    out = {}
+    for e in trace:
+        if e["action"] == "segment_alloc":
+            bisect.insort(starts, e["addr"])
+            segs[e["addr"]] = (e["size"], "for it" if "_init_group" in frames(e, 8) else "earlier")
+        elif e["action"] == "segment_free":
+            starts.remove(e["addr"])
+            segs.pop(e["addr"], None)
+        elif e["action"] == "alloc" and "_init_group" in frames(e, 8) and e["size"] > MiB:
+            i = bisect.bisect_right(starts, e["addr"]) - 1
+            size, made = segs[starts[i]] if i >= 0 else (0, "?")
+            k = (round(size / MiB), made)
+            g = out.setdefault(k, [0, 0])
+            g[0] += 1
+            g[1] += e["size"]
+    print("optimizer state (allocations over 1 MiB) by the segment it landed in:")
+    for (size, made), (n, b) in sorted(out.items(), key=lambda kv: -kv[1][1]):
+        print(f"  {b / MiB:9.1f} MiB in {n:4d} allocations, segments of {size} MiB ({made})")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("name")
     ap.add_argument("--untied", action="store_true")
     ap.add_argument("--min-mib", type=float, default=90, help="list segments of at least this size")
+    ap.add_argument("--events", type=float, default=0,
+                    help="also print every allocation and free of at least this many MiB, in order")
+    ap.add_argument("--placement", action="store_true",
+                    help="also sum the optimizer state's allocations (AdamW `_init_group`) by the size of the segment "
+                         "each landed in")
+    ap.add_argument("--peak", action="store_true",
+                    help="also list the blocks alive at the last step's allocated peak, by size and the frames that "
+                         "allocated them")
     a = ap.parse_args()
     cfg = next((dict(c) for c in measure.configs() if c["name"] == a.name), None)
     if cfg is None:
@@ -78,6 +151,10 @@ def main():
           f"peak reserved {rec['reserved_bytes'] / GiB:.3f} GiB, reserved after wrapping "
           f"{rec['init_reserved_bytes'] / GiB:.3f} GiB, after each step "
           f"{[round(x / GiB, 3) for x in rec['reserved_after_step']]}")
+    if a.peak:
+        peak_blocks(snap["device_traces"][0], max(marks), a.min_mib)
+    if a.placement:
+        placement(snap["device_traces"][0])
     allocated = reserved = 0
     phase = "wrapping"
     for i, e in enumerate(snap["device_traces"][0]):
@@ -85,6 +162,9 @@ def main():
             phase = marks[i]
             print(f"-- {phase}: allocated {allocated / GiB:.3f} GiB, reserved {reserved / GiB:.3f} GiB")
         act = e["action"]
+        if a.events and act in ("alloc", "free_completed") and e["size"] >= a.events * MiB:
+            print(f"  {'+' if act == 'alloc' else '-'}{e['size'] / MiB:8.1f} MiB, stream {e.get('stream', 0)}, "
+                  f"[{phase}] allocated {allocated / GiB:.3f} reserved {reserved / GiB:.3f} | {frames(e, 3) or '(autograd)'}")
         if act == "alloc":
             allocated += e["size"]
         elif act == "free_completed":

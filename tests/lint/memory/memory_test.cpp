@@ -133,11 +133,17 @@ std::vector<Measured> load_measurements() {
     if (const auto* mx = doc.root.find("reserved_bytes_max")) m.reserved_max = mx->number;
     auto& x = m.in;
     x.geometry = *find_geometry(ids.at(str(*cfg, "model")));
-    // Runs 1 and 3 built models on the meta device and materialised them with `to_empty`, which re-creates a shared
-    // parameter once per use: their tied models ran with an untied head. Run 4 re-measured them tied (`_tied`).
-    // A later re-measurement of such a configuration in a fresh process unties the head on purpose (`untied`).
+    // The head as it ran. measure.py records `tied_head` (run 9 on). Runs 1 and 3 built models on the meta device
+    // and materialised them with `to_empty`, which re-creates a shared parameter once per use: their tied models ran
+    // with an untied head, except under FSDP2, whose `to_empty` swaps each parameter in place so the shared one
+    // stays shared (their recorded parameter counts are the tied totals). Run 4 re-measured them tied (`_tied`).
+    // A later re-measurement of such a configuration unties the head on purpose (`untied`).
     const std::int64_t run = num(doc.root, "run", 0);
-    if (run == 1 || run == 3 || num(*cfg, "untied", 0) != 0) x.geometry.tied = false;
+    const auto* tied_head = doc.root.find("tied_head");
+    if (tied_head != nullptr && tied_head->kind == lint::parse::NodeKind::Bool)
+      x.geometry.tied = x.geometry.tied && tied_head->boolean;
+    else if (((run == 1 || run == 3) && str(*cfg, "mode") != "fsdp2") || num(*cfg, "untied", 0) != 0)
+      x.geometry.tied = false;
     const std::string train = str(*cfg, "train");
     x.training = train == "full"      ? lint::memory::Training::Full
                  : cfg->find("quant") ? lint::memory::Training::QLora

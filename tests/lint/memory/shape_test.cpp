@@ -143,7 +143,7 @@ TEST_CASE("memory model physics: sharding, checkpointing and offload move the pe
   CHECK(ac.peak < full.peak);
   in.offload_params = true;
   const auto off = lint::memory::estimate(in);
-  CHECK(off.steady == 0);
+  CHECK(off.steady == 64.0 * 1024 * 1024);  // nothing on the GPU between steps but the two cuBLAS workspaces
   CHECK(off.peak < ac.peak);
   in.offload_params = false;
   in.world_size = 64;
