@@ -101,19 +101,58 @@ class DeepSpeedOptimizerInConfigAndCode final : public rule::Rule {
         it->second.reset();
     }
     // A name bound again by anything the call facts do not hold (`optimizer = None`, a call a huge file's read
-    // leaves out) is not known either: count the plain `name = ...` statements in the text.
-    for (auto& [name, built] : names) {
+    // leaves out) is not known either: count the plain `name = ...` statements in the text, those that start a
+    // line outside any bracket (`optimizer=optimizer,` on its own line is a keyword argument).
+    std::vector<std::pair<std::size_t, std::string>> candidates;  // (start byte, name)
+    for (const auto& [name, built] : names) {
       if (!built) continue;
-      int bindings = 0;
-      for (std::size_t at = text.find(name); at != std::string::npos && bindings < 2; at = text.find(name, at + 1)) {
+      for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
         std::size_t line = at;
         while (line > 0 && (text[line - 1] == ' ' || text[line - 1] == '\t')) --line;
         if (line > 0 && text[line - 1] != '\n') continue;
         std::size_t k = at + name.size();
         while (k < text.size() && (text[k] == ' ' || text[k] == '\t')) ++k;
-        if (k < text.size() && text[k] == '=' && (k + 1 >= text.size() || text[k + 1] != '=')) ++bindings;
+        if (k < text.size() && text[k] == '=' && (k + 1 >= text.size() || text[k + 1] != '='))
+          candidates.emplace_back(at, name);
       }
-      if (bindings > 1) built.reset();
+    }
+    if (!candidates.empty()) {
+      std::sort(candidates.begin(), candidates.end());
+      std::map<std::string, int> bindings;
+      // One pass over the text: bracket depth outside strings and comments.
+      int depth = 0;
+      std::size_t next = 0;
+      for (std::size_t i = 0; i < text.size() && next < candidates.size(); ++i) {
+        while (next < candidates.size() && candidates[next].first == i) {
+          if (depth == 0) ++bindings[candidates[next].second];
+          ++next;
+        }
+        const char ch = text[i];
+        if (ch == '#') {
+          while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+        } else if (ch == '"' || ch == '\'') {
+          const bool triple = i + 2 < text.size() && text[i + 1] == ch && text[i + 2] == ch;
+          std::size_t j = i + (triple ? 3 : 1);
+          while (j < text.size()) {
+            if (text[j] == '\\') {
+              j += 2;
+              continue;
+            }
+            if (text[j] == ch && (!triple || (j + 2 < text.size() && text[j + 1] == ch && text[j + 2] == ch))) break;
+            if (!triple && text[j] == '\n') break;
+            ++j;
+          }
+          i = std::min(text.size() - 1, j + (triple ? 2 : 0));
+          while (next < candidates.size() && candidates[next].first <= i) ++next;  // inside the string
+        } else if (ch == '(' || ch == '[' || ch == '{') {
+          ++depth;
+        } else if ((ch == ')' || ch == ']' || ch == '}') && depth > 0) {
+          --depth;
+        }
+      }
+      for (auto& [name, built] : names) {
+        if (built && bindings[name] > 1) built.reset();
+      }
     }
     // A script that builds accelerate's placeholders or reads the DeepSpeed config chooses at run time.
     const bool adapts_optimizer = text.find("DummyOptim") != std::string::npos;
