@@ -1,15 +1,11 @@
 // ACC006: deepspeed_config_file together with inline DeepSpeed keys or a top-level mixed_precision.
 #include <array>
 
+#include "rules/accelerate/deepspeed_replaced_keys.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
 namespace {
-
-// acc:src/accelerate/utils/dataclasses.py:1507-1532; field list from commands/launch.py:1388-1391.
-constexpr std::array<std::string_view, 8> kIgnored = {
-    "gradient_accumulation_steps", "gradient_clipping", "zero_stage", "offload_optimizer_device",
-    "offload_param_device", "offload_param_nvme_path", "offload_optimizer_nvme_path", "zero3_save_16bit_model"};
 
 class DeepspeedConfigFileConflict final : public rule::Rule {
  public:
@@ -25,11 +21,14 @@ class DeepspeedConfigFileConflict final : public rule::Rule {
     if (file == nullptr || file->value.kind == parse::NodeKind::Null) return;
     const std::vector<rule::RelatedLocation> rel = {
         {doc.path(), file->key.region, "deepspeed_config_file is set here."}};
-    const std::string tail = " is ignored when `deepspeed_config_file` is set, and accelerate raises ValueError "
-                             "(\"When using `deepspeed_config_file`, the following accelerate config variables will be "
-                             "ignored\"). Move the setting into the DeepSpeed JSON file.";
+    const std::string tail =
+        " is ignored when `deepspeed_config_file` is set, and accelerate raises ValueError "
+        "(\"When using `deepspeed_config_file`, the following accelerate config variables will be "
+        "ignored\"). Move the setting into the DeepSpeed JSON file.";
     for (const parse::Entry& e : ds->entries) {
-      if (std::find(kIgnored.begin(), kIgnored.end(), e.key.text) == kIgnored.end()) continue;
+      if (std::find(kDeepSpeedJsonReplacedKeys.begin(), kDeepSpeedJsonReplacedKeys.end(), e.key.text) ==
+          kDeepSpeedJsonReplacedKeys.end())
+        continue;
       ctx.report(doc.path(), e.key.region, "`deepspeed_config." + e.key.text + "`" + tail, rel);
     }
     if (const parse::Entry* mp = root->find_entry("mixed_precision")) {

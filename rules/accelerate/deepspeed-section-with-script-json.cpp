@@ -16,16 +16,12 @@
 
 #include "lint/model/deepspeed_facts.hpp"
 #include "lint/model/query.hpp"
+#include "rules/accelerate/deepspeed_replaced_keys.hpp"
+#include "rules/hf/trainer_support.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
 namespace {
-
-// The config variables a DeepSpeed JSON replaces (dataclasses.py:1506-1519, with ACCELERATE_ / DEEPSPEED_ dropped).
-constexpr std::array<std::string_view, 8> kReplaced = {
-    "gradient_accumulation_steps", "gradient_clipping",     "zero_stage",
-    "offload_optimizer_device",    "offload_param_device",  "offload_param_nvme_path",
-    "offload_optimizer_nvme_path", "zero3_save_16bit_model"};
 
 struct JsonSite {
   std::string path;
@@ -51,11 +47,7 @@ std::optional<JsonSite> script_json(const model::Launch& l) {
           return JsonSite{script->path(), a->region, "`DeepSpeedPlugin(hf_ds_config=...)`"};
       }
     }
-    const bool parser =
-        model::is_llamafactory_script(*script->python) ||
-        std::any_of(script->python->calls.begin(), script->python->calls.end(),
-                    [](const model::PyCall& c) { return c.name == "HfArgumentParser" || c.name == "TrlParser"; });
-    if (parser) {
+    if (trainer::parses_trainer_flags(*script->python)) {
       const std::vector<model::ScriptFlag> flags = model::script_flags(l);
       if (const model::ScriptFlag* f = model::find_script_flag(flags, "deepspeed");
           f != nullptr && f->value && !(f->value->known && f->value->text.empty()))
@@ -97,7 +89,9 @@ class DeepspeedSectionWithScriptJson final : public rule::Rule {
     std::vector<const parse::Entry*> fields;
     if (section != nullptr && section->is_map()) {
       for (const parse::Entry& e : section->entries) {
-        if (std::find(kReplaced.begin(), kReplaced.end(), e.key.text) != kReplaced.end()) fields.push_back(&e);
+        if (std::find(kDeepSpeedJsonReplacedKeys.begin(), kDeepSpeedJsonReplacedKeys.end(), e.key.text) !=
+            kDeepSpeedJsonReplacedKeys.end())
+          fields.push_back(&e);
       }
     }
     // mixed_precision counts when the config supplies it (launch.py:1281-1286): not when the command line does.

@@ -38,11 +38,7 @@ std::optional<OptimSite> trainer_optim(const model::Launch& l) {
         return OptimSite{a->value.text, script->path(), a->region};
     }
     // Flags reach `optim` only through HfArgumentParser / TrlParser (or LLaMA-Factory's entry script).
-    const bool parser =
-        model::is_llamafactory_script(*script->python) ||
-        std::any_of(script->python->calls.begin(), script->python->calls.end(),
-                    [](const model::PyCall& c) { return c.name == "HfArgumentParser" || c.name == "TrlParser"; });
-    if (parser) {
+    if (trainer::parses_trainer_flags(*script->python)) {
       const std::vector<model::ScriptFlag> flags = model::script_flags(l);
       if (const model::ScriptFlag* f = model::find_script_flag(flags, "optim");
           f != nullptr && f->value && f->value->known)

@@ -2,6 +2,7 @@
 // from the command line parsed by HfArgumentParser / TrlParser.
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -209,6 +210,14 @@ inline const model::PyCall* trainer_save_model_call(const model::PythonFacts& py
       save = &c;
   }
   return trainer ? save : nullptr;
+}
+
+/// Whether the script's command-line flags reach the Trainer's arguments: it parses them with HfArgumentParser /
+/// TrlParser, or it is LLaMA-Factory's entry script.
+inline bool parses_trainer_flags(const model::PythonFacts& py) {
+  return model::is_llamafactory_script(py) || std::any_of(py.calls.begin(), py.calls.end(), [](const model::PyCall& c) {
+           return c.name == "HfArgumentParser" || c.name == "TrlParser";
+         });
 }
 
 /// Whether a script trains a PEFT model (imports peft, calls `get_peft_model`, passes `peft_config=`).
