@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <set>
 
 #include "lint/model/python_calls_read.hpp"
@@ -73,13 +74,14 @@ bool has_python(const fs::path& p) {
   return false;
 }
 
-/// While it lives, every Python file is read as a huge file (only the calls something reads are kept).
-struct ReadAsHuge {
-  std::size_t from = lint::model::set_python_read_calls_only_from(0);
-  ReadAsHuge() = default;
-  ReadAsHuge(const ReadAsHuge&) = delete;
-  ReadAsHuge& operator=(const ReadAsHuge&) = delete;
-  ~ReadAsHuge() { lint::model::set_python_read_calls_only_from(from); }
+/// While it lives, every Python file keeps every call with its arguments (the facts before the filter of
+/// lint/model/python_calls_read.hpp).
+struct KeepEveryCall {
+  std::size_t from = lint::model::set_python_read_calls_only_from(std::numeric_limits<std::size_t>::max());
+  KeepEveryCall() = default;
+  KeepEveryCall(const KeepEveryCall&) = delete;
+  KeepEveryCall& operator=(const KeepEveryCall&) = delete;
+  ~KeepEveryCall() { lint::model::set_python_read_calls_only_from(from); }
 };
 
 }  // namespace
@@ -97,11 +99,12 @@ TEST_CASE("rule fixtures", "[fixtures]") {
   CHECK(cases > 0);
 }
 
-// A huge Python file keeps only the calls something reads (lint/model/python_calls_read.hpp): with every Python
-// file read as a huge one, each case that has one still gives its findings and its snapshot, so a rule that reads a
-// call the list leaves out fails here.
-TEST_CASE("rule fixtures, every Python file read as a huge file", "[fixtures]") {
-  const ReadAsHuge huge;
+// A Python file keeps only the calls something reads (lint/model/python_calls_read.hpp): with every call kept, with
+// its arguments, each case that has a Python file still gives the same findings and snapshot, so the filter
+// changes nothing a rule sees (a rule that reads a call the list leaves out fails "rule fixtures" above, or here when
+// the call is the first of its callee).
+TEST_CASE("rule fixtures, every Python call kept", "[fixtures]") {
+  const KeepEveryCall every;
   std::size_t cases = 0;
   for (const auto& info : lint::rules::rule_table()) {
     for (const fs::path& p : cases_of(fixtures_root() / std::string(info.slug))) {
@@ -147,8 +150,8 @@ TEST_CASE("rule snapshots belong to a fixture case", "[fixtures]") {
 }
 
 // The same for the real-world cases (tests/realworld/, every rule): the report is the same whether their Python
-// files are read as huge files or not.
-TEST_CASE("real-world cases, every Python file read as a huge file", "[fixtures]") {
+// files keep every call or only those something reads.
+TEST_CASE("real-world cases, every Python call kept", "[fixtures]") {
   std::vector<std::string> codes;
   for (const auto& info : lint::rules::rule_table()) codes.emplace_back(info.code);
   std::vector<fs::path> dirs;
@@ -164,7 +167,7 @@ TEST_CASE("real-world cases, every Python file read as a huge file", "[fixtures]
       lint::testing::lint_case(dir, codes, &raw);
       const std::string expected = lint::testing::render_snapshot(dir, label, codes, raw);
       {
-        const ReadAsHuge huge;
+        const KeepEveryCall every;
         lint::testing::lint_case(dir, codes, &raw);
       }
       CHECK(lint::testing::render_snapshot(dir, label, codes, raw) == expected);

@@ -39,7 +39,7 @@ constexpr std::string_view kCalleePrefixes[] = {
 /// Attribute names read from assignments, besides those of an `fsdp_plugin`.
 constexpr std::string_view kAttributes[] = {"gradient_checkpointing", "state_dict_type", "auto_wrap_policy"};
 
-std::atomic<std::size_t> g_read_calls_only_from{kPythonPiecesFrom};
+std::atomic<std::size_t> g_read_calls_only_from{0};
 
 template <std::size_t N>
 bool contains(const std::string_view (&list)[N], std::string_view s) {

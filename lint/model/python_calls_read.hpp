@@ -18,12 +18,15 @@ bool python_call_read(const PyCall& c);
 /// `model.gradient_checkpointing = ...`).
 bool python_attribute_assignment_read(const PyAttributeAssignment& a);
 
-/// From this size on (kPythonPiecesFrom unless a test changed it), read_python_facts keeps of the calls only those
-/// python_call_read accepts and the first call of each callee (what "is X called at all" asks: the binder's
-/// imports), and of the attribute assignments those python_attribute_assignment_read accepts.
+/// From this size on (0, every file, unless a test changed it), read_python_facts keeps of the calls only those
+/// python_call_read accepts, and the first call of each other callee without its arguments (what "is X called at
+/// all" asks: the binder's imports); of the attribute assignments, those python_attribute_assignment_read accepts.
+/// A repository's thousands of model and utility files then cost a few hundred bytes of facts each
+/// (docs/limits.md "Memory").
 std::size_t python_read_calls_only_from();
 
-/// For tests: read every file of `bytes` or more as a huge file (0: every file). Returns the previous value.
+/// For tests: keep only what is read in every file of `bytes` or more (SIZE_MAX: keep every call with its
+/// arguments). Returns the previous value.
 std::size_t set_python_read_calls_only_from(std::size_t bytes);
 
 }  // namespace lint::model

@@ -734,6 +734,7 @@ class Extractor {
     walk(ts_tree_root_node(tree_->tree()));
     if (!read_only_) facts.calls.reserve(pending_calls_.size());
     add_pending(facts);
+    if (read_only_) facts.calls.shrink_to_fit();
     facts.classes = std::move(classes_);
     facts.imports = std::map<std::string, std::string>(std::make_move_iterator(imports_.begin()),
                                                        std::make_move_iterator(imports_.end()));
@@ -767,6 +768,7 @@ class Extractor {
       if (!pieces_pass(facts)) return std::nullopt;
     }
     if (order_sensitive_ || value_spent_ > value_budget_) return std::nullopt;
+    if (read_only_) facts.calls.shrink_to_fit();
     facts.classes = std::move(classes_);
     facts.imports = std::map<std::string, std::string>(std::make_move_iterator(imports_.begin()),
                                                        std::make_move_iterator(imports_.end()));
@@ -778,7 +780,11 @@ class Extractor {
   void add_pending(PythonFacts& facts) {
     for (const Pending& p : pending_calls_) {
       PyCall call = build_call(p);
-      if (read_only_ && !python_call_read(call) && !callees_seen_.insert(call.callee).second) continue;
+      if (read_only_ && !python_call_read(call)) {
+        if (!callees_seen_.insert(call.callee).second) continue;
+        // Kept only to say that the callee is called: nothing reads its arguments.
+        call.args = std::vector<PyArg>();
+      }
       facts.calls.push_back(std::move(call));
     }
     for (const Pending& p : pending_attributes_) {
@@ -1758,8 +1764,8 @@ std::optional<PythonFacts> read_python_facts_in_pieces(const source::SourceFile&
 }
 
 PythonFacts read_python_facts(const source::SourceFile& file) {
-  // A huge file keeps only the facts something reads: every call of model_zoo.py (bench/gen.py) with its
-  // arguments took 8x the file (docs/limits.md "Huge files").
+  // A file keeps only the facts something reads: every call of model_zoo.py (bench/gen.py) with its arguments
+  // took 8x the file (docs/limits.md "Huge files"), and those of a monorepo's model files most of its memory.
   const bool only_read = file.text().size() >= python_read_calls_only_from();
   if (file.text().size() >= kPythonPiecesFrom) {
     if (auto facts = read_in_pieces(file, kPythonPieceBytes, only_read)) return std::move(*facts);
