@@ -1152,6 +1152,130 @@ def llamafactory_cases():
         "near-miss: quantization_bit: 4 with the same ZeRO-3 config", qlora(4), "dry", gpu=True)
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# Error rules that rested on citations only (issue #8): ACC013 (accelerate + DeepSpeed, an optimizer or scheduler in
+# the DeepSpeed JSON and in the code), ACC014 (accelerate's multi-GPU launcher with one process), MDL003 (LoRA
+# targets that name no module of the model) and QNT004 (LLaMA-Factory's Unsloth check under ZeRO-3).
+
+ACC13_SCRIPT = (
+    "import torch\n"
+    "from accelerate import Accelerator\n"
+    "@IMPORTS@"
+    "from torch.utils.data import DataLoader\n\n"
+    "accelerator = Accelerator()\n"
+    "model = torch.nn.Linear(16, 16)\n"
+    "@OPTIMIZER@\n"
+    "train_dataloader = DataLoader([torch.zeros(16) for _ in range(8)], batch_size=2)\n"
+    "@PREPARE@\n"
+    'print("ORACLE prepared", type(model).__name__, type(optimizer).__name__, flush=True)\n'
+)
+
+
+def citation_rule_cases():
+    # ACC013: run on the GPU (DeepSpeed 0.14.5 carried); each config names its own port so that cases may run side
+    # by side. The DeepSpeed optimizer of the near-miss is torch's AdamW (`torch_adam`): no DeepSpeed op is built.
+    def acc13(cid, expect, desc, ds, optimizer, prepare, imports=""):
+        yaml = ("compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\ndeepspeed_config:\n"
+                f"  deepspeed_config_file: ds.json\nmain_process_port: {port()}\nnum_machines: 1\nnum_processes: 1\n")
+        script = (ACC13_SCRIPT.replace("@IMPORTS@", imports).replace("@OPTIMIZER@", optimizer)
+                  .replace("@PREPARE@", prepare))
+        add(cid, "accelerate_deepspeed", ["ACC013"], expect, desc,
+            {"launch.sh": "accelerate launch --config_file ds.yaml train.py\n", "ds.yaml": yaml,
+             "ds.json": json.dumps(ds, indent=1) + "\n", "train.py": script}, "run", gpu=True)
+
+    zero2 = {"train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": 1,
+             "zero_optimization": {"stage": 2}}
+    adamw = {"type": "AdamW", "params": {"lr": "auto", "weight_decay": "auto", "torch_adam": True}}
+    torch_opt = "optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)"
+    prep3 = "model, optimizer, train_dataloader = accelerator.prepare(model, optimizer, train_dataloader)"
+    acc13("acc13-optimizer-in-json", "raises", "DeepSpeed JSON with an optimizer section, torch AdamW prepared",
+          dict(zero2, optimizer=adamw), torch_opt, prep3)
+    acc13("acc13-scheduler-in-json", "raises",
+          "DeepSpeed JSON with a scheduler section (WarmupLR), torch AdamW and transformers' get_scheduler prepared",
+          dict(zero2, scheduler={"type": "WarmupLR", "params": {"warmup_num_steps": "auto"}}),
+          torch_opt + "\nlr_scheduler = get_scheduler(\"linear\", optimizer=optimizer, num_warmup_steps=1, "
+          "num_training_steps=10)",
+          "model, optimizer, train_dataloader, lr_scheduler = accelerator.prepare(\n"
+          "    model, optimizer, train_dataloader, lr_scheduler\n)", imports="from transformers import get_scheduler\n")
+    acc13("acc13-ok-dummy-optim", "runs", "near-miss: the optimizer section with accelerate's DummyOptim in the code",
+          dict(zero2, optimizer=adamw), "optimizer = DummyOptim(model.parameters(), lr=1e-4)", prep3,
+          imports="from accelerate.utils import DummyOptim\n")
+    acc13("acc13-ok-json-without-optimizer", "runs", "near-miss: no optimizer section, torch AdamW prepared",
+          zero2, torch_opt, prep3)
+
+    # ACC014: through accelerate's launch_command_parser and _validate_launch_command (dry).
+    one = ("compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\nmachine_rank: 0\nmixed_precision: 'no'\n"
+           "num_machines: 1\nnum_processes: 1\n")
+
+    def acc14(cid, expect, desc, launch, extra=None):
+        add(cid, "launch_command", ["ACC014"], expect, desc,
+            dict({"launch.sh": launch, "train.py": ARGPARSE_SCRIPT}, **(extra or {})), "dry")
+
+    acc14("acc14-cli-multi-gpu-one-process", "raises", "accelerate launch --multi_gpu --num_processes 1",
+          "accelerate launch --multi_gpu --num_processes 1 train.py\n")
+    acc14("acc14-ok-cli-multi-gpu-two-processes", "runs", "near-miss: --multi_gpu --num_processes 2",
+          "accelerate launch --multi_gpu --num_processes 2 train.py\n")
+    acc14("acc14-config-multi-gpu-one-process", "misbehaves",
+          "config file: distributed_type MULTI_GPU with num_processes 1 (one process starts)",
+          "accelerate launch --config_file cfg.yaml train.py\n", {"cfg.yaml": one})
+    acc14("acc14-flag-multi-gpu-config-one-process", "misbehaves",
+          "--multi_gpu on the command line, num_processes 1 from the config file (the flag check has passed)",
+          "accelerate launch --multi_gpu --config_file cfg.yaml train.py\n", {"cfg.yaml": one})
+
+    # MDL003: PEFT's get_peft_model on tiny models of three families (config.json shipped, weights saved by the
+    # oracle; CPU). The folder names the family, as a hub id or a local checkpoint folder does.
+    neox = {"model_type": "gpt_neox", "architectures": ["GPTNeoXForCausalLM"], "hidden_size": 64,
+            "intermediate_size": 128, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 128,
+            "max_position_embeddings": 64}
+
+    def mdl3(cid, expect, desc, folder, cfg, targets):
+        script = ("from peft import LoraConfig, get_peft_model\n"
+                  "from transformers import AutoModelForCausalLM\n\n"
+                  f'model = AutoModelForCausalLM.from_pretrained("{folder}")\n'
+                  f'config = LoraConfig(r=8, lora_alpha=16, target_modules={json.dumps(targets)}, task_type="CAUSAL_LM")\n'
+                  "model = get_peft_model(model, config)\n"
+                  'print("ORACLE adapted", sorted({n.split(".lora_A")[0].rsplit(".", 1)[-1] '
+                  'for n, _ in model.named_parameters() if ".lora_A" in n}), flush=True)\n')
+        add(cid, "lora_targets", ["MDL003"], expect, desc,
+            {"launch.sh": "python train.py\n", "train.py": script, f"{folder}/config.json": _cfg(cfg)}, "run",
+            models=[{"path": folder, "class": "AutoModelForCausalLM"}])
+
+    mdl3("mdl3-gpt2-llama-names", "raises", "GPT-2 with Llama's q_proj, v_proj", "gpt2-tiny", TINY["gpt2"][2],
+         ["q_proj", "v_proj"])
+    mdl3("mdl3-ok-gpt2-c-attn", "runs", "near-miss: GPT-2 with c_attn", "gpt2-tiny", TINY["gpt2"][2], ["c_attn"])
+    mdl3("mdl3-ok-gpt2-one-target-matches", "runs", "near-miss: GPT-2 with c_attn and q_proj (one matches)",
+         "gpt2-tiny", TINY["gpt2"][2], ["c_attn", "q_proj"])
+    mdl3("mdl3-pythia-llama-names", "raises", "GPT-NeoX (Pythia) with q_proj, v_proj", "pythia-tiny", neox,
+         ["q_proj", "v_proj"])
+    mdl3("mdl3-ok-pythia-query-key-value", "runs", "near-miss: GPT-NeoX with query_key_value", "pythia-tiny", neox,
+         ["query_key_value"])
+    mdl3("mdl3-llama-fused-name", "raises", "Llama with the fused query_key_value of GPT-NeoX", "llama-tiny",
+         TINY["llama"][2], ["query_key_value"])
+    mdl3("mdl3-ok-llama-dotted-suffix", "runs", "near-miss: Llama with self_attn.q_proj, self_attn.v_proj",
+         "llama-tiny", TINY["llama"][2], ["self_attn.q_proj", "self_attn.v_proj"])
+
+    # QNT004: LLaMA-Factory's get_train_args (commit ff6d4d1, carried) with use_unsloth and a ZeRO-3 DeepSpeed config:
+    # the check (hparams/parser.py:532-533) runs before its dependency check asks for unsloth (:539, :262-263), so no
+    # unsloth is needed to reach it. Dry, as rank 0, the GPU visible (DeepSpeed's start), as QNT003's cases.
+    def unsloth(stage, use):
+        name = f"ds_z{stage}_config.json"
+        return {"launch.sh": "FORCE_TORCHRUN=1 NPROC_PER_NODE=8 llamafactory-cli train lora_sft.yaml\n",
+                "lora_sft.yaml": ("model_name_or_path: tiny\nstage: sft\ndo_train: true\nfinetuning_type: lora\n"
+                                  + ("use_unsloth: true\n" if use else "")
+                                  + f"dataset: alpaca_en_demo\noutput_dir: saves/tiny-lora\ndeepspeed: {name}\n"),
+                name: json.dumps({"train_micro_batch_size_per_gpu": "auto",
+                                  "zero_optimization": {"stage": stage}}) + "\n",
+                "tiny/config.json": _cfg(TINY["llama"][2])}
+
+    add("qnt4-llamafactory-unsloth-zero3", "llamafactory", ["QNT004"], "raises",
+        "llamafactory-cli train, use_unsloth: true with a ZeRO-3 DeepSpeed config", unsloth(3, True), "dry", gpu=True)
+    add("qnt4-ok-llamafactory-zero3-no-unsloth", "llamafactory", ["QNT004"], "runs",
+        "near-miss: the same ZeRO-3 config without use_unsloth", unsloth(3, False), "dry", gpu=True)
+    add("qnt4-ok-llamafactory-unsloth-zero2", "llamafactory", ["QNT004"], "runs",
+        "near-miss: use_unsloth with ZeRO-2 (passes the check; the next step asks for unsloth itself)",
+        unsloth(2, True), "dry", gpu=True)
+
+
 def main():
     titan_cases()
     yaml_tag_cases()
@@ -1169,6 +1293,7 @@ def main():
     lightning_cases()
     bnb_cases()
     recall6_cases()
+    citation_rule_cases()
     out = Path(__file__).with_name("lib_cases.json")
     doc = {"format": "launchlint-lib-oracle-cases/1", "generated_by": "tools/oracle/lib_generate_cases.py",
            "count": len(CASES), "cases": CASES}

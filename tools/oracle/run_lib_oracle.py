@@ -55,7 +55,7 @@ import run_oracle as base  # noqa: E402  (environment scrubbing, library version
 
 RESULT_FORMAT = "launchlint-lib-oracle-results/1"
 MISSING_LIBS = ("trl", "datasets", "bitsandbytes", "deepspeed", "lightning", "peft", "tyro", "torchtitan", "torchdata",
-                "torchao", "llamafactory", "omegaconf")
+                "torchao", "llamafactory", "omegaconf", "unsloth")
 
 EXC_LINE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Warning|Interrupt|NotFound))(?::\s?(.*))?$")
 RANK_PREFIX = re.compile(r"^\[(?:rank|default)\d+\]:\s?")  # torch prefixes a rank's uncaught traceback
@@ -108,7 +108,9 @@ def primary_error(errors: list[dict]) -> dict | None:
 
 def unavailable_lib(errors: list[dict]) -> str | None:
     for e in errors:
-        if e["type"] in ("ModuleNotFoundError", "ImportError"):
+        # PackageNotFoundError: a mandatory dependency check (transformers' require_version, which LLaMA-Factory's
+        # check_version calls) finding the distribution missing.
+        if e["type"] in ("ModuleNotFoundError", "ImportError", "PackageNotFoundError"):
             for lib in MISSING_LIBS:
                 if f"'{lib}'" in e["message"] or f"named '{lib}." in e["message"] or f" {lib} " in e["message"]:
                     return lib
@@ -313,6 +315,11 @@ def interpret_accelerate(argv: list[str], step: dict) -> list[str] | None:
         if args.num_processes is not None and step["world_size"] != int(args.num_processes):
             step["anomalies"].append(f"world size {step['world_size']} ({nproc} per node x {step['nnodes']} nodes) "
                                      f"!= num_processes {args.num_processes}")
+        if (args.multi_gpu and not (args.use_fsdp or args.use_megatron_lm) and step["world_size"] == 1
+                and step["nnodes"] == 1):
+            # ACC014: accelerate accepts a multi-GPU launch whose one process count came from the config file
+            # (its `--multi_gpu` check reads the command line only) and starts one process: no data parallelism.
+            step["anomalies"].append("the multi-GPU launcher starts 1 process on 1 machine (no data parallelism)")
     else:
         step["path"] = "simple"
         _cmd, env = launch_utils.prepare_simple_launcher_cmd_env(args)
@@ -788,11 +795,13 @@ def library_versions() -> dict:
 def _machine_paths(value):
     """The run's folder on the device machine out of every recorded string: sources carried there become
     package-relative (like site-packages paths), the harness's own lines `tools/oracle/run_lib_oracle.py
-    (titan_main)` (titan_main's copies of torchtitan's one-line start-up assertions)."""
+    (titan_main)` (titan_main's copies of torchtitan's one-line start-up assertions). The folder is
+    `.../.devwork/reqN/` (runs 1-12) or the checkout `/work/main/` (run 13 on), the carried sources in its `site/`
+    or `bnb/`."""
     if isinstance(value, str):
         value = re.sub(r"/\S*/\.devwork/req\d+/run_lib_oracle\.py(?::\d+)?",
                        "tools/oracle/run_lib_oracle.py (titan_main)", value)
-        return re.sub(r"/\S*/\.devwork/req\d+/(?:site/|bnb/)?", "", value)
+        return re.sub(r"(?:/\S*/\.devwork/req\d+|(?<![\w./])/work/main)/(?:site/|bnb/)?", "", value)
     if isinstance(value, list):
         return [_machine_paths(v) for v in value]
     if isinstance(value, dict):
