@@ -1,0 +1,15 @@
+from dataclasses import dataclass, field
+
+import transformers
+
+
+@dataclass
+class ModelArguments:
+    model_name_or_path: str = field(default="facebook/opt-125m")
+
+
+parser = transformers.HfArgumentParser((ModelArguments, transformers.TrainingArguments))
+model_args, training_args = parser.parse_args_into_dataclasses()
+model = transformers.AutoModelForCausalLM.from_pretrained(model_args.model_name_or_path)
+trainer = transformers.Trainer(model=model, args=training_args)
+trainer.train()

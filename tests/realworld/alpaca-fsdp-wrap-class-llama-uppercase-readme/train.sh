@@ -1,0 +1,11 @@
+torchrun --nproc_per_node=4 --master_port=2222 train.py \
+    --model_name_or_path /data/llama-7b-hf \
+    --output_dir ./output \
+    --num_train_epochs 3 \
+    --per_device_train_batch_size 4 \
+    --gradient_accumulation_steps 8 \
+    --learning_rate 2e-5 \
+    --bf16 True \
+    --fsdp "full_shard auto_wrap" \
+    --fsdp_transformer_layer_cls_to_wrap 'LLaMADecoderLayer' \
+    --tf32 True

@@ -1,0 +1,19 @@
+CUDA_VISIBLE_DEVICES=4 python src/train_bash.py \
+    --stage sft \
+    --model_name_or_path /homebak/home_new/ChatGLM2-6B/chatglm2-6b/ \
+    --do_train \
+    --dataset qa \
+    --template default \
+    --finetuning_type lora \
+    --lora_target q_proj,v_proj \
+    --output_dir ./output/out_qa \
+    --overwrite_cache \
+    --per_device_train_batch_size 4 \
+    --gradient_accumulation_steps 4 \
+    --lr_scheduler_type cosine \
+    --logging_steps 1 \
+    --save_steps 20 \
+    --learning_rate 5e-5 \
+    --num_train_epochs 60.0 \
+    --plot_loss \
+    --fp16
