@@ -325,8 +325,7 @@ std::vector<Pin> detect_pins(const std::vector<std::string>& folders) {
     files.insert(files.end(), reqs.begin(), reqs.end());
     for (const char* fixed : {"environment.yml", "environment.yaml"}) files.push_back((dir / fixed).string());
     for (const std::string& f : files) {
-      const std::string key = fs::weakly_canonical(f, ec).string();
-      if (!fs::is_regular_file(f, ec) || !seen.insert(key).second) continue;
+      if (!fs::is_regular_file(f, ec) || !seen.insert(fs::weakly_canonical(f, ec).string()).second) continue;
       source::ReadResult read = source::read_regular_file(f, kMaxDependencyFileBytes);
       if (!read.text) continue;
       std::string shown = fs::path(f).lexically_normal().generic_string();

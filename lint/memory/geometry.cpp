@@ -422,20 +422,40 @@ std::string bare_name(const std::string& id) {
   return slash == std::string::npos ? id : id.substr(slash + 1);
 }
 
+/// normal_id and bare_name of each entry of builtin_geometries(), in its order: computed once, every launch that
+/// names a model asks.
+struct TableIds {
+  std::vector<std::string> normal;
+  std::vector<std::string> bare;
+};
+
+const TableIds& table_ids() {
+  static const TableIds ids = [] {
+    TableIds t;
+    for (const Geometry& g : builtin_geometries()) {
+      t.normal.push_back(normal_id(g.id));
+      t.bare.push_back(bare_name(t.normal.back()));
+    }
+    return t;
+  }();
+  return ids;
+}
+
 }  // namespace
 
 const Geometry* find_geometry(std::string_view id_in) {
   const std::string id = normal_id(id_in);
   if (id.empty()) return nullptr;
   const auto& table = builtin_geometries();
-  for (const Geometry& g : table) {
-    if (normal_id(g.id) == id) return &g;
+  const TableIds& ids = table_ids();
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    if (ids.normal[i] == id) return &table[i];
   }
   // The name without its organisation (a mirror, or a local folder named after the model).
   const std::string bare = bare_name(id);
-  for (const Geometry& g : table) {
-    if (g.id.starts_with("llama3/")) continue;
-    if (bare_name(normal_id(g.id)) == bare) return &g;
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    if (table[i].id.starts_with("llama3/")) continue;
+    if (ids.bare[i] == bare) return &table[i];
   }
   if (bare == "meta-llama-3.1-8b") return find_geometry("meta-llama/Llama-3.1-8B");
   return nullptr;

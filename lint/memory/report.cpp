@@ -63,7 +63,7 @@ void json_estimate(std::ostream& out, const Estimate& e) {
 
 void write_memory_text(std::ostream& out, const std::vector<const model::Launch*>& launches) {
   for (const model::Launch* l : launches) {
-    const TrainingShape s = read_training_shape(*l);
+    const TrainingShape& s = read_training_shape(*l);
     out << l->name << ": memory per GPU\n";
     const Estimate e = estimate_launch(s);
     if (!e.available) {
@@ -111,7 +111,7 @@ void write_memory_json(std::ostream& out, const std::vector<const model::Launch*
   out << "[";
   for (std::size_t i = 0; i < launches.size(); ++i) {
     const model::Launch& l = *launches[i];
-    const TrainingShape s = read_training_shape(l);
+    const TrainingShape& s = read_training_shape(l);
     out << (i ? ",\n " : "\n ") << "{\"name\": ";
     json_string(out, l.name);
     out << ", \"model\": ";

@@ -342,7 +342,7 @@ struct Reader {
         shape.gpus_per_node.set(*n, site_of(*launch.command_document, {}, "--nproc_per_node"));
     }
     // The script's arguments: a bound recipe YAML's keys, then the command line's flags (which override them).
-    const std::vector<model::ScriptFlag> flags = model::script_flags(launch);
+    const std::vector<model::ScriptFlag>& flags = model::script_flags(launch);
     for (const model::ScriptFlag& f : flags) {
       if (f.value && !f.value->known) continue;
       const std::string& key = f.name;
@@ -487,9 +487,7 @@ struct Reader {
   }
 };
 
-}  // namespace
-
-TrainingShape read_training_shape(const model::Launch& launch) {
+TrainingShape compute_training_shape(const model::Launch& launch) {
   TrainingShape shape;
   Reader r{launch, shape, std::nullopt, std::nullopt};
   // Config files first, then the script (whose explicit calls are more specific), then the command line
@@ -513,6 +511,12 @@ TrainingShape read_training_shape(const model::Launch& launch) {
       shape.notes.push_back("LoRA target modules not read: attention projections assumed");
   }
   return shape;
+}
+
+}  // namespace
+
+const TrainingShape& read_training_shape(const model::Launch& launch) {
+  return launch.derived<TrainingShape>(model::Derived::TrainingShape, compute_training_shape);
 }
 
 }  // namespace lint::memory

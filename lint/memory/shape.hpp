@@ -70,6 +70,7 @@ struct TrainingShape {
 
 /// Reads the shape of `launch` from its documents (configs, script calls, launch-command arguments) and the
 /// resolved effective values. Reads a local `config.json` when the model path is a folder next to a launch file.
-TrainingShape read_training_shape(const model::Launch& launch);
+/// Computed once per launch (model::Launch::derived).
+const TrainingShape& read_training_shape(const model::Launch& launch);
 
 }  // namespace lint::memory

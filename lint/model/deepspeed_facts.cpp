@@ -40,7 +40,9 @@ const Document* launch_script(const Launch& l) {
   return nullptr;
 }
 
-std::vector<ScriptFlag> script_flags(const Launch& l) {
+namespace {
+
+std::vector<ScriptFlag> read_script_flags(const Launch& l) {
   std::vector<ScriptFlag> out;
   // TrlParser.parse_args_and_config sets the YAML's keys as the parser's defaults and parses the command line over
   // them (trl/scripts/utils.py); HfArgumentParser.parse_yaml_file reads the YAML alone.
@@ -68,6 +70,12 @@ std::vector<ScriptFlag> script_flags(const Launch& l) {
     }
   }
   return out;
+}
+
+}  // namespace
+
+const std::vector<ScriptFlag>& script_flags(const Launch& l) {
+  return l.derived<std::vector<ScriptFlag>>(Derived::ScriptFlags, read_script_flags);
 }
 
 std::vector<ScriptFlag> script_flags(const std::vector<parse::Word>& args) {
@@ -170,7 +178,9 @@ bool is_llamafactory_script(const PythonFacts& py) {
   return false;
 }
 
-DeepSpeedState deepspeed_state(const Launch& l) {
+namespace {
+
+DeepSpeedState read_deepspeed_state(const Launch& l) {
   DeepSpeedState st;
   bool integration = false;
   bool raw = false;
@@ -280,7 +290,7 @@ DeepSpeedState deepspeed_state(const Launch& l) {
   }
   // `--deepspeed ds.json` given to a Trainer script.
   if (l.command_document != nullptr) {
-    const auto flags = script_flags(l);
+    const auto& flags = script_flags(l);
     if (const ScriptFlag* f = find_script_flag(flags, "deepspeed");
         f != nullptr && f->value && !f->value->text.empty()) {
       st.on = true;
@@ -361,6 +371,12 @@ DeepSpeedState deepspeed_state(const Launch& l) {
     st.offload = json_offload(root);
   }
   return st;
+}
+
+}  // namespace
+
+const DeepSpeedState& deepspeed_state(const Launch& l) {
+  return l.derived<DeepSpeedState>(Derived::DeepSpeedState, read_deepspeed_state);
 }
 
 }  // namespace lint::model

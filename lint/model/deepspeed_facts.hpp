@@ -41,8 +41,8 @@ struct DeepSpeedState {
   DeepSpeedReader reader = DeepSpeedReader::Unknown;
 };
 
-/// DeepSpeed as the launch configures it. Unknown parts stay unknown.
-DeepSpeedState deepspeed_state(const Launch& l);
+/// DeepSpeed as the launch configures it. Unknown parts stay unknown. Computed once per launch (Launch::derived).
+const DeepSpeedState& deepspeed_state(const Launch& l);
 
 /// The ZeRO stage a DeepSpeed JSON sets: 0 without `zero_optimization` (or without `stage`), the integer when it is
 /// one, nullopt otherwise ("auto", a string, a float). `where` receives the stage node when there is one.
@@ -75,8 +75,8 @@ std::vector<ScriptFlag> script_flags(const std::vector<parse::Word>& args);
 /// The arguments the script's HfArgumentParser / TrlParser receives: the top-level scalar keys of a bound recipe
 /// YAML (`trl sft --config recipe.yaml`, `script.py recipe.yaml` read by parse_yaml_file / TrlParser) first, then
 /// the command line's flags, which TrlParser lets override the YAML (the last occurrence wins). Empty for a file
-/// linted alone that is neither.
-std::vector<ScriptFlag> script_flags(const Launch& l);
+/// linted alone that is neither. Computed once per launch (Launch::derived).
+const std::vector<ScriptFlag>& script_flags(const Launch& l);
 const ScriptFlag* find_script_flag(const std::vector<ScriptFlag>& flags, std::string_view name);
 
 }  // namespace lint::model

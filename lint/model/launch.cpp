@@ -20,12 +20,20 @@ std::string_view to_string(Launcher l) {
   return "unknown";
 }
 
+void Launch::forget_derived() {
+  // A launch moved from has none.
+  if (derived_ == nullptr || derived_->any.load(std::memory_order_acquire))
+    derived_ = std::make_unique<DerivedValues>();
+}
+
 const Setting* Launch::add(Setting s) {
+  forget_derived();
   settings_.push_back(std::move(s));
   return &settings_.back();
 }
 
 void Launch::decide(std::string_view key, std::vector<const Setting*> ranked, std::string reason) {
+  forget_derived();
   Effective e;
   e.key = std::string(key);
   e.reason = std::move(reason);
@@ -38,6 +46,7 @@ void Launch::decide(std::string_view key, std::vector<const Setting*> ranked, st
 }
 
 void Launch::set_unknown(std::string_view key, std::string reason) {
+  forget_derived();
   Effective e;
   e.key = std::string(key);
   e.reason = std::move(reason);

@@ -3,8 +3,13 @@
 // assignment that decided it and the ones it beat.
 #pragma once
 
+#include <array>
+#include <atomic>
+#include <cstddef>
 #include <deque>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,6 +38,16 @@ struct Effective {
   const Setting* decided_by = nullptr;     ///< the winning assignment (origin Default for a default)
   std::vector<const Setting*> overridden;  ///< assignments that lost, in precedence order
   std::string reason;                      ///< why the winner won, when it is not obvious (precedence rule)
+};
+
+/// What rules derive from a resolved launch and several of them ask for: each is computed once per launch
+/// (Launch::derived).
+enum class Derived : std::uint8_t {
+  DeepSpeedState,     ///< model::deepspeed_state
+  ScriptFlags,        ///< model::script_flags(const Launch&)
+  QuantizationFacts,  ///< model::quantization_facts
+  TrainingShape,      ///< memory::read_training_shape
+  Count,
 };
 
 class Launch {
@@ -78,7 +93,33 @@ class Launch {
   /// The effective FSDP version (1 or 2) when known.
   [[nodiscard]] std::optional<int> fsdp_version() const;
 
+  /// `compute(*this)`, computed the first time `slot` is asked for and kept with the launch: a dozen rules ask for
+  /// the same DeepSpeed state or training shape of each launch. Thread-safe (several threads may ask at once);
+  /// `compute` reads only the launch, and each slot holds one type T. add(), decide() and set_unknown() forget what
+  /// was derived; the public members must not change once something was.
+  template <typename T, typename Compute>
+  [[nodiscard]] const T& derived(Derived slot, Compute compute) const {
+    DerivedSlot& s = derived_->slots[static_cast<std::size_t>(slot)];
+    std::call_once(s.once, [&] {
+      s.value = std::make_shared<const T>(compute(*this));
+      derived_->any.store(true, std::memory_order_release);
+    });
+    return *static_cast<const T*>(s.value.get());
+  }
+
  private:
+  struct DerivedSlot {
+    std::once_flag once;
+    std::shared_ptr<const void> value;
+  };
+  /// On the heap: std::once_flag cannot move, a Launch must.
+  struct DerivedValues {
+    std::array<DerivedSlot, static_cast<std::size_t>(Derived::Count)> slots;
+    std::atomic<bool> any{false};  ///< some slot was computed
+  };
+  void forget_derived();
+
+  std::unique_ptr<DerivedValues> derived_ = std::make_unique<DerivedValues>();
   std::deque<Setting> settings_;
   std::map<std::string, Effective, std::less<>> effective_;
 };

@@ -48,7 +48,7 @@ bool contains(const std::string_view (&list)[N], std::string_view s) {
 
 }  // namespace
 
-bool python_call_read(const PyCall& c) {
+bool python_call_read_by_name(const PyCall& c) {
   const std::string_view name = c.name;
   if (contains(kNames, name)) return true;
   for (std::string_view s : kSuffixes) {
@@ -58,7 +58,11 @@ bool python_call_read(const PyCall& c) {
   for (std::string_view p : kCalleePrefixes) {
     if (callee.starts_with(p)) return true;
   }
-  return c.keyword("peft_config") != nullptr;
+  return false;
+}
+
+bool python_call_read(const PyCall& c) {
+  return python_call_read_by_name(c) || c.keyword(kReadKeyword) != nullptr;
 }
 
 bool python_attribute_assignment_read(const PyAttributeAssignment& a) {

@@ -5,14 +5,22 @@
 #pragma once
 
 #include <cstddef>
+#include <string_view>
 
 #include "lint/model/python_facts.hpp"
 
 namespace lint::model {
 
 /// Whether something reads this call: its name (`from_pretrained`, `TrainingArguments`, a name ending in `Trainer`
-/// or `Config`, ...), its callee's module (`trl`, `deepspeed`, `torch.optim`, ...) or a `peft_config=` keyword.
+/// or `Config`, ...), its callee's module (`trl`, `deepspeed`, `torch.optim`, ...) or a `peft_config=` keyword
+/// (kReadKeyword).
 bool python_call_read(const PyCall& c);
+
+/// python_call_read by the name and callee alone, before the arguments are known.
+bool python_call_read_by_name(const PyCall& c);
+
+/// The keyword argument that makes any call read (`get_peft_model`-like helpers that take `peft_config=`).
+inline constexpr std::string_view kReadKeyword = "peft_config";
 
 /// Whether something reads this attribute assignment (`accelerator.state.fsdp_plugin.x = ...`,
 /// `model.gradient_checkpointing = ...`).

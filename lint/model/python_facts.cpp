@@ -722,8 +722,10 @@ class Extractor {
         positions_(file),
         value_budget_(kValueBudgetBase + kValueBudgetPerByte * file.text().size()) {}
 
-  /// Keep only the calls and attribute assignments something reads (lint/model/python_calls_read.hpp). Every call
-  /// is still resolved, so that what resolving changes (the value budget, a second pass) is the same as without.
+  /// Keep only the calls and attribute assignments something reads (lint/model/python_calls_read.hpp). The
+  /// arguments of a call that nothing reads, and the value of such an attribute assignment, are not resolved: what
+  /// is kept is what resolving everything gives, unless resolving everything would have spent the file's value
+  /// budget (then more of what is kept is known).
   void keep_only_read() { read_only_ = true; }
 
   PythonFacts run() {
@@ -779,7 +781,13 @@ class Extractor {
   /// The facts of the pending calls and attribute assignments, of those kept (keep_only_read).
   void add_pending(PythonFacts& facts) {
     for (const Pending& p : pending_calls_) {
-      PyCall call = build_call(p);
+      PyCall call = call_without_arguments(p);
+      if (read_only_ && !python_call_read_by_name(call) && !arguments_may_be_read(p)) {
+        // Nothing reads its arguments: the first call of its callee is kept without them, to say that it is called.
+        if (callees_seen_.insert(call.callee).second) facts.calls.push_back(std::move(call));
+        continue;
+      }
+      add_arguments(p, call);
       if (read_only_ && !python_call_read(call)) {
         if (!callees_seen_.insert(call.callee).second) continue;
         // Kept only to say that the callee is called: nothing reads its arguments.
@@ -789,7 +797,7 @@ class Extractor {
     }
     for (const Pending& p : pending_attributes_) {
       std::optional<PyAttributeAssignment> a = build_attribute_assignment(p);
-      if (!a || (read_only_ && !python_attribute_assignment_read(*a))) continue;
+      if (!a) continue;
       facts.attribute_assignments.push_back(std::move(*a));
     }
   }
@@ -1618,7 +1626,8 @@ class Extractor {
 
   // ---- facts ----
 
-  PyCall build_call(const Pending& p) {
+  /// A call's record but its arguments (add_arguments).
+  PyCall call_without_arguments(const Pending& p) {
     PyCall call;
     const TSNode function = launchlint_child_by_field_id(p.node, g_.f_function);
     Callee c = callee_of(function, p.scope);
@@ -1629,7 +1638,25 @@ class Extractor {
     call.callee_region = positions_.region(function);
     call.function = std::string(p.function);
     call.order = ts_node_start_byte(p.node);
+    return call;
+  }
 
+  /// Whether resolving a call's arguments could make python_call_read accept it (a `peft_config=` keyword, written
+  /// or unpacked from `**`) or change what is kept of it (`*` / `**` unpacking: has_unresolved_unpacking).
+  bool arguments_may_be_read(const Pending& p) {
+    const TSNode args = launchlint_child_by_field_id(p.node, g_.f_arguments);
+    if (!is(args, g_.argument_list)) return false;
+    bool may = false;
+    kids_.each(args, [&](const LaunchlintTreeStep& a) {
+      may = a.symbol == g_.dictionary_splat || a.symbol == g_.list_splat ||
+            (a.symbol == g_.keyword_argument && text(a.node).starts_with(kReadKeyword));
+      return !may;
+    });
+    return may;
+  }
+
+  /// The arguments of a call, resolved.
+  void add_arguments(const Pending& p, PyCall& call) {
     const TSNode args = launchlint_child_by_field_id(p.node, g_.f_arguments);
     std::size_t position = 0;
     auto add_positional = [&](Value v, source::Region region, source::Region name_region) {
@@ -1644,10 +1671,10 @@ class Extractor {
       // `f(x for x in xs)`: one positional argument, never static.
       const source::Region r = positions_.region(args);
       add_positional(Value::unknown(r), r, r);
-      return call;
+      return;
     }
-    if (!is(args, g_.argument_list)) return call;
-    std::vector<TSNode>& written = call_args_;  // build_call is never re-entered: one vector for every call
+    if (!is(args, g_.argument_list)) return;
+    std::vector<TSNode>& written = call_args_;  // never re-entered: one vector for every call
     kids_.named(args, written);
     call.args.reserve(written.size());  // exact unless `*`/`**` unpacking adds some: no slack in most calls
     for (const TSNode a : written) {
@@ -1692,7 +1719,6 @@ class Extractor {
         add_positional(resolve(a, p.scope, 0), r, r);
       }
     }
-    return call;
   }
 
   std::optional<PyAttributeAssignment> build_attribute_assignment(const Pending& p) {
@@ -1702,6 +1728,7 @@ class Extractor {
     PyAttributeAssignment a;
     a.target = join(parts->all(), parts->size());
     a.attribute = std::string(parts->back());
+    if (read_only_ && !python_attribute_assignment_read(a)) return std::nullopt;  // kept only if read: not resolved
     a.value = resolve(launchlint_child_by_field_id(p.node, g_.f_right), p.scope, 0);
     a.region = positions_.region(p.node);
     a.function = std::string(p.function);
@@ -1726,7 +1753,7 @@ class Extractor {
   ChildReader kids_;
   std::vector<Scope> scopes_;
   std::vector<Pending> pending_calls_;
-  std::vector<TSNode> call_args_;  ///< build_call's argument nodes
+  std::vector<TSNode> call_args_;  ///< add_arguments's argument nodes
   std::vector<Pending> pending_attributes_;
   std::vector<PyClass> classes_;
   std::map<std::string, std::string, std::less<>> imports_;  ///< looked up by string_view: no copy per query

@@ -137,7 +137,7 @@ bool llamafactory_entry(const Launch& l) {
 }
 
 void flag_facts(const Launch& l, QuantizationFacts& out) {
-  const auto flags = script_flags(l);
+  const auto& flags = script_flags(l);
   // TRL ModelConfig: --load_in_8bit / --load_in_4bit / --bnb_4bit_quant_storage / --dtype
   // (trl/trainer/model_config.py); peft's examples/sft: --use_8bit_quantization / --use_4bit_quantization /
   // --bnb_4bit_quant_storage_dtype, the model loaded in the storage dtype when it is a float (examples/sft/utils.py).
@@ -245,9 +245,7 @@ void yaml_facts(const Document& doc, QuantizationFacts& out) {
   }
 }
 
-}  // namespace
-
-QuantizationFacts quantization_facts(const Launch& l) {
+QuantizationFacts read_quantization_facts(const Launch& l) {
   QuantizationFacts out;
   for (const Document* d : l.documents) {
     if (d->kind == DocKind::PythonScript && d->python) python_facts(*d, out);
@@ -265,6 +263,12 @@ QuantizationFacts quantization_facts(const Launch& l) {
     }
   }
   return out;
+}
+
+}  // namespace
+
+const QuantizationFacts& quantization_facts(const Launch& l) {
+  return l.derived<QuantizationFacts>(Derived::QuantizationFacts, read_quantization_facts);
 }
 
 }  // namespace lint::model

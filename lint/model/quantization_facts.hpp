@@ -38,8 +38,8 @@ struct QuantizationFacts {
 };
 
 /// Everything above, from the documents of a launch. A script that writes both an 8-bit and a 4-bit
-/// configuration (chosen at run time) reports neither.
-QuantizationFacts quantization_facts(const Launch& l);
+/// configuration (chosen at run time) reports neither. Computed once per launch (Launch::derived).
+const QuantizationFacts& quantization_facts(const Launch& l);
 
 /// A dtype name from a value: `torch.bfloat16`, `"bfloat16"`, `"bf16"` -> `bfloat16`; nullopt when unknown.
 std::optional<std::string> dtype_name(const Value& v);

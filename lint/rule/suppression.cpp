@@ -1,6 +1,11 @@
 #include "lint/rule/suppression.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string_view>
 
 namespace lint::rule {
 
@@ -53,11 +58,30 @@ bool code_matches(std::string_view pattern, std::string_view code) {
 
 std::vector<Suppression> find_suppressions(const source::SourceFile& file, bool json) {
   std::vector<Suppression> out;
-  for (std::uint32_t line = 1; line <= file.line_count(); ++line) {
+  // A JSON file has no comments: its suppressions live in a "//" string value.
+  const std::string_view marker = json ? "\"launchlint:" : "launchlint:";
+  // The lines that hold a marker, found by searching the whole text (a search per line cost more than the rest of
+  // this function): the next occurrence of each marker, searched again only once the line it is on is done.
+  const std::string_view text = file.text();
+  const std::boyer_moore_horspool_searcher find_marker(marker.begin(), marker.end());
+  constexpr std::string_view kNoqa = "noqa";
+  const std::boyer_moore_horspool_searcher find_noqa(kNoqa.begin(), kNoqa.end());
+  const auto search = [&text](const auto& searcher, std::size_t from) {
+    const auto it = std::search(text.begin() + static_cast<std::ptrdiff_t>(from), text.end(), searcher);
+    return it == text.end() ? std::string_view::npos : static_cast<std::size_t>(it - text.begin());
+  };
+  std::size_t next_marker = search(find_marker, 0);
+  std::size_t next_noqa = json ? std::string_view::npos : search(find_noqa, 0);
+  const auto line_count = static_cast<std::uint32_t>(file.line_count());
+  for (;;) {
+    const std::size_t hit = std::min(next_marker, next_noqa);
+    if (hit == std::string_view::npos) break;
+    const std::uint32_t line = file.position_at(hit).line;
+    const std::size_t next_line = line < line_count ? file.line_start(line + 1) : text.size();
+    if (next_marker < next_line) next_marker = search(find_marker, next_line);
+    if (next_noqa < next_line) next_noqa = search(find_noqa, next_line);
     const std::string_view lt = file.line_text(line);
     const std::size_t line_start = file.line_start(line);
-    // A JSON file has no comments: its suppressions live in a "//" string value.
-    const std::string_view marker = json ? "\"launchlint:" : "launchlint:";
     const std::size_t found = lt.find(marker);
     const std::size_t noqa = json ? std::string_view::npos : lt.find("noqa");
     if (found == std::string_view::npos && noqa == std::string_view::npos) continue;

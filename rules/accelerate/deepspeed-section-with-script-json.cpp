@@ -48,7 +48,7 @@ std::optional<JsonSite> script_json(const model::Launch& l) {
       }
     }
     if (trainer::parses_trainer_flags(*script->python)) {
-      const std::vector<model::ScriptFlag> flags = model::script_flags(l);
+      const std::vector<model::ScriptFlag>& flags = model::script_flags(l);
       if (const model::ScriptFlag* f = model::find_script_flag(flags, "deepspeed");
           f != nullptr && f->value && !(f->value->known && f->value->text.empty()))
         return JsonSite{f->path, f->region, "the Trainer's `--deepspeed`"};

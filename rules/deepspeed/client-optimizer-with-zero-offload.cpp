@@ -74,7 +74,7 @@ class ClientOptimizerWithZeroOffload final : public rule::Rule {
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
     const model::Document* script = model::launch_script(l);
     if (script == nullptr) return;
-    const model::DeepSpeedState ds = model::deepspeed_state(l);
+    const model::DeepSpeedState& ds = model::deepspeed_state(l);
     if (ds.reader == model::DeepSpeedReader::Integration) return;  // accelerate swaps in DeepSpeedCPUAdam
     const model::Document* json = l.per_file ? nullptr : deepspeed_json(l);
     const parse::Node* json_offload = json != nullptr ? optimizer_offload(*json->root_map()) : nullptr;

@@ -10,7 +10,7 @@ class MissingZeroOptimization final : public rule::Rule {
     if (l.per_file) return;
     const model::Document* doc = deepspeed_json(l);
     if (doc == nullptr) return;
-    const model::DeepSpeedState ds = model::deepspeed_state(l);
+    const model::DeepSpeedState& ds = model::deepspeed_state(l);
     if (ds.reader != model::DeepSpeedReader::Integration) return;
     const parse::Node& root = *doc->root_map();
     if (root.find("zero_optimization") != nullptr) return;

@@ -10,7 +10,7 @@ class ZeroOnSingleProcess final : public rule::Rule {
     if (l.per_file) return;
     const auto world = l.world_size();
     if (!world || *world != 1) return;
-    const model::DeepSpeedState ds = model::deepspeed_state(l);
+    const model::DeepSpeedState& ds = model::deepspeed_state(l);
     if (!ds.on || !ds.zero_stage || *ds.zero_stage < 1 || *ds.zero_stage > 3 || !ds.stage_site) return;
     if (ds.offload != std::optional<bool>(false)) return;  // offload still saves GPU memory on one GPU
     const model::Effective* ws = l.get(model::keys::kWorldSize);

@@ -8,7 +8,7 @@ namespace {
 class FsdpAndDeepspeedTogether final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
-    const model::DeepSpeedState ds = model::deepspeed_state(l);
+    const model::DeepSpeedState& ds = model::deepspeed_state(l);
     if (!ds.on || !ds.turned_on) return;
     // The Trainer's own FSDP option: the Trainer raises when it also sees DeepSpeed (trainer.py:458-461).
     const model::Setting* trainer_fsdp = nullptr;

@@ -12,7 +12,7 @@ class QloraQuantStorageMismatch final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
     if (!l.fsdp_enabled()) return;
-    const model::QuantizationFacts q = model::quantization_facts(l);
+    const model::QuantizationFacts& q = model::quantization_facts(l);
     const model::Setting* on = fsdp_site(l);
     const auto version = l.fsdp_version();
     // FSDP1 flattens each unit into one tensor of one dtype; FSDP2 (accelerate) leaves non-float Params4bit

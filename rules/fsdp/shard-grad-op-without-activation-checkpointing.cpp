@@ -38,7 +38,7 @@ class ShardGradOpWithoutActivationCheckpointing final : public rule::Rule {
     std::string message = what + " keeps every parameter unsharded from forward until backward, and no "
                           "activation checkpointing is enabled in this launch: peak memory is about that of DDP ";
     // With the launched model known, the estimate for this launch (docs/memory.md); otherwise the measured example.
-    const memory::TrainingShape shape = memory::read_training_shape(l);
+    const memory::TrainingShape& shape = memory::read_training_shape(l);
     const memory::Estimate here = memory::estimate_launch(shape);
     const memory::Estimate full = memory::estimate_launch(shape, v2 ? "true" : "FULL_SHARD");
     if (here.available && full.available && here.peak > full.peak) {

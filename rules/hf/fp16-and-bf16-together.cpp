@@ -93,7 +93,7 @@ class Fp16AndBf16Together final : public rule::Rule {
       }
     }
     if (!parser) return;
-    const std::vector<model::ScriptFlag> flags = model::script_flags(l);
+    const std::vector<model::ScriptFlag>& flags = model::script_flags(l);
     if (flags.empty()) return;
     bool yaml = false;
     for (const model::ScriptFlag& f : flags) yaml |= f.from_yaml;

@@ -147,7 +147,7 @@ class GrpoGenerationBatchNotDivisible final : public rule::Rule {
     }
     if (!parses_grpo_config(l)) return;
     // The script's arguments: a recipe YAML (`--config`) and the command line over it.
-    const std::vector<model::ScriptFlag> flags = model::script_flags(l);
+    const std::vector<model::ScriptFlag>& flags = model::script_flags(l);
     for (const model::ScriptFlag& f : flags) {
       if (!f.from_yaml && f.name == "config") {
         const bool bound = std::any_of(flags.begin(), flags.end(), [](const auto& x) { return x.from_yaml; });

@@ -258,7 +258,7 @@ class LoadBestModelStrategyMismatch final : public rule::Rule {
     for (const model::PyCall& c : py.calls) {
       if (model::is_training_arguments_class(c.name)) return;
     }
-    const std::vector<model::ScriptFlag> flags = model::script_flags(l);
+    const std::vector<model::ScriptFlag>& flags = model::script_flags(l);
     if (flags.empty()) return;
     bool yaml = false;
     bool config_flag = false;

@@ -26,7 +26,7 @@ std::optional<SaveOnlyModel> true_argument(const model::Launch& l, std::string_v
       return SaveOnlyModel{script->path(), a->region};
   }
   if (!parser || l.command_document == nullptr) return std::nullopt;
-  const auto flags = model::script_flags(l);
+  const auto& flags = model::script_flags(l);
   const model::ScriptFlag* f = model::find_script_flag(flags, name);
   if (f == nullptr) return std::nullopt;
   if (f->value) {  // HfArgumentParser's string_to_bool

@@ -39,7 +39,7 @@ std::optional<OptimSite> trainer_optim(const model::Launch& l) {
     }
     // Flags reach `optim` only through HfArgumentParser / TrlParser (or LLaMA-Factory's entry script).
     if (trainer::parses_trainer_flags(*script->python)) {
-      const std::vector<model::ScriptFlag> flags = model::script_flags(l);
+      const std::vector<model::ScriptFlag>& flags = model::script_flags(l);
       if (const model::ScriptFlag* f = model::find_script_flag(flags, "optim");
           f != nullptr && f->value && f->value->known)
         return OptimSite{f->value->text, f->path, f->region};
@@ -61,7 +61,7 @@ std::optional<OptimSite> trainer_optim(const model::Launch& l) {
 class TrainerOptimizerReplacedByDeepspeed final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
-    const model::DeepSpeedState ds = model::deepspeed_state(l);
+    const model::DeepSpeedState& ds = model::deepspeed_state(l);
     if (!ds.on || ds.reader != model::DeepSpeedReader::Integration || ds.config == nullptr) return;
     const parse::Node* root = ds.config->root_map();
     if (root == nullptr) return;

@@ -34,7 +34,7 @@ class Zero3AfterFromPretrained final : public rule::Rule {
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
     const model::Document* script = model::launch_script(l);
     if (script == nullptr) return;
-    const model::DeepSpeedState ds = model::deepspeed_state(l);
+    const model::DeepSpeedState& ds = model::deepspeed_state(l);
     if (!ds.on || ds.zero_stage != 3) return;
     const auto& calls = script->python->calls;
     for (const model::PyCall& args : calls) {

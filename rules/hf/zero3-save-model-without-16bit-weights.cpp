@@ -81,7 +81,7 @@ std::optional<SaveSite> full_model_save(const model::Launch& l) {
     if (save != nullptr) return std::nullopt;
     // LLaMA-Factory's entry script (`src/train.py`, the older `src/train_bash.py`) given its arguments as flags.
     if (model::is_llamafactory_script(*script->python)) {
-      const std::vector<model::ScriptFlag> flags = model::script_flags(l);
+      const std::vector<model::ScriptFlag>& flags = model::script_flags(l);
       const model::ScriptFlag* ft = model::find_script_flag(flags, "finetuning_type");
       const model::ScriptFlag* train = model::find_script_flag(flags, "do_train");
       const bool trains = train != nullptr && (!train->value || train->value->text == "true" ||
@@ -119,7 +119,7 @@ std::optional<SaveSite> full_model_save(const model::Launch& l) {
 class Zero3SaveModelWithout16bitWeights final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
-    const model::DeepSpeedState ds = model::deepspeed_state(l);
+    const model::DeepSpeedState& ds = model::deepspeed_state(l);
     if (!ds.on || ds.zero_stage != 3 || ds.reader != model::DeepSpeedReader::Integration) return;
     const std::optional<SaveSite> save = full_model_save(l);
     if (!save) return;

@@ -32,7 +32,7 @@ class EstimatedOutOfMemory final : public rule::Rule {
     const std::string anchor = l.command_document != nullptr ? l.command_document->path() : l.documents.front()->path();
     const auto budget = memory::declared_gpu_memory(std::filesystem::path(anchor).parent_path().generic_string());
     if (!budget) return;
-    const memory::TrainingShape shape = memory::read_training_shape(l);
+    const memory::TrainingShape& shape = memory::read_training_shape(l);
     // What is trained decides most of the estimate: without a Trainer, PEFT or tool config saying so, stay silent.
     if (!shape.training.known()) return;
     const memory::Estimate e = memory::estimate_launch(shape);

@@ -282,7 +282,7 @@ std::optional<Targets> written_targets(const model::Launch& l) {
   // LLaMA-Factory's entry script given its arguments on the command line (`--lora_target q_proj,v_proj`).
   if (const model::Document* script = model::launch_script(l);
       script != nullptr && script->python && model::is_llamafactory_script(*script->python)) {
-    const std::vector<model::ScriptFlag> flags = model::script_flags(l);
+    const std::vector<model::ScriptFlag>& flags = model::script_flags(l);
     if (const model::ScriptFlag* f = model::find_script_flag(flags, "lora_target"); f && f->value) {
       if (!f->value->known) return std::nullopt;
       ++sources;
@@ -303,7 +303,7 @@ class LoraTargetNotInModel final : public rule::Rule {
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
     const std::optional<Targets> targets = written_targets(l);
     if (!targets) return;
-    const memory::TrainingShape shape = memory::read_training_shape(l);
+    const memory::TrainingShape& shape = memory::read_training_shape(l);
     if (!shape.model_id.known()) return;
     const Family* family = family_of(*shape.model_id.value);
     if (family == nullptr) return;

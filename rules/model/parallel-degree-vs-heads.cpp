@@ -10,7 +10,7 @@ namespace {
 class ParallelDegreeVsHeads final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
-    const memory::TrainingShape s = memory::read_training_shape(l);
+    const memory::TrainingShape& s = memory::read_training_shape(l);
     if (!s.geometry || !s.tp_degree.known() || !s.model_id.known()) return;
     const std::int64_t tp = *s.tp_degree.value;
     if (tp <= 1 || s.tp_degree.site.path.empty()) return;

@@ -130,7 +130,7 @@ class WrapClassNotInModel final : public rule::Rule {
     if (fsdp.kind == model::ValueKind::Bool && !fsdp.boolean) return;
     const auto settings = l.assignments(model::keys::kTransformerLayerCls);
     if (settings.empty()) return;
-    const memory::TrainingShape shape = memory::read_training_shape(l);
+    const memory::TrainingShape& shape = memory::read_training_shape(l);
     if (!shape.model_id.known()) return;
     std::string model_type;
     std::string layer_class;

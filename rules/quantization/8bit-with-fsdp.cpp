@@ -8,7 +8,7 @@ class EightBitWithFsdp final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
     if (!l.fsdp_enabled()) return;
-    const model::QuantizationFacts q = model::quantization_facts(l);
+    const model::QuantizationFacts& q = model::quantization_facts(l);
     const model::Setting* on = fsdp_site(l);
     for (const model::QuantizedLoad& load : q.loads) {
       if (load.bits != 8) continue;

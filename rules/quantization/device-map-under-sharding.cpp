@@ -45,9 +45,9 @@ bool zero3_configured_before(const model::Launch& l, const model::Site& site) {
 class DeviceMapUnderSharding final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
-    const model::QuantizationFacts q = model::quantization_facts(l);
+    const model::QuantizationFacts& q = model::quantization_facts(l);
     if (q.device_maps.empty()) return;
-    const model::DeepSpeedState ds = model::deepspeed_state(l);
+    const model::DeepSpeedState& ds = model::deepspeed_state(l);
     if (ds.on && ds.zero_stage == 3) {
       for (const model::Site& s : q.device_maps) {
         if (!zero3_configured_before(l, s)) {

@@ -26,7 +26,7 @@ class KbitPreparationUnderFsdp1 final : public rule::Rule {
       }
     }
     if (prep == nullptr) return;
-    const model::QuantizationFacts q = model::quantization_facts(l);
+    const model::QuantizationFacts& q = model::quantization_facts(l);
     for (const model::QuantizedLoad& load : q.loads) {
       // 8-bit and integer storage are QNT001 / FSDP011; fp32 storage stays uniform with the fp32 casts.
       if (load.bits != 4 || !load.storage || (*load.storage != "bfloat16" && *load.storage != "float16")) continue;

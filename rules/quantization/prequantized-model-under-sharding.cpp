@@ -56,11 +56,11 @@ bool is_llamafactory(const model::Launch& l) {
 class PrequantizedModelUnderSharding final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
-    const model::DeepSpeedState ds = model::deepspeed_state(l);
+    const model::DeepSpeedState& ds = model::deepspeed_state(l);
     const bool zero3 = ds.on && ds.zero_stage == 3;
     if (!zero3 && !l.fsdp_enabled()) return;
     if (!is_llamafactory(l)) return;
-    const memory::TrainingShape shape = memory::read_training_shape(l);
+    const memory::TrainingShape& shape = memory::read_training_shape(l);
     if (!shape.model_id.known() || shape.model_id.site.path.empty()) return;
     const std::string what = named_quantization(*shape.model_id.value);
     if (what.empty()) return;

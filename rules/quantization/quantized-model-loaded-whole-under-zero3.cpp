@@ -31,11 +31,11 @@ std::optional<double> quantized_gib(const memory::Geometry& g, int bits) {
 class QuantizedModelLoadedWholeUnderZero3 final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
-    const model::DeepSpeedState ds = model::deepspeed_state(l);
+    const model::DeepSpeedState& ds = model::deepspeed_state(l);
     // Only the integration creates models inside zero.Init at all: plain deepspeed.initialize loads every model
     // whole, quantized or not.
     if (!ds.on || ds.zero_stage != 3 || ds.reader != model::DeepSpeedReader::Integration) return;
-    const model::QuantizationFacts q = model::quantization_facts(l);
+    const model::QuantizationFacts& q = model::quantization_facts(l);
     // `device_map=` under ZeRO-3 raises first (QNT002).
     if (!q.device_maps.empty()) return;
     std::optional<memory::TrainingShape> shape;

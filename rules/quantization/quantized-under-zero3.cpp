@@ -7,9 +7,9 @@ namespace {
 class QuantizedUnderZero3 final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
-    const model::DeepSpeedState ds = model::deepspeed_state(l);
+    const model::DeepSpeedState& ds = model::deepspeed_state(l);
     if (!ds.on || ds.zero_stage != 3) return;
-    const model::QuantizationFacts q = model::quantization_facts(l);
+    const model::QuantizationFacts& q = model::quantization_facts(l);
     for (const model::QuantizedLoad& load : q.loads) {
       // Only LLaMA-Factory's own check is backed by evidence so far; the transformers path waits for the oracle
       // cases zero3-q8 / zero3-q4-* (DeepSpeed on the oracle machine).

@@ -7,9 +7,9 @@ namespace {
 class SingleGpuLibraryUnderMultiProcess final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
-    const model::DeepSpeedState ds = model::deepspeed_state(l);
+    const model::DeepSpeedState& ds = model::deepspeed_state(l);
     if (!ds.on || ds.zero_stage != 3) return;
-    const model::QuantizationFacts q = model::quantization_facts(l);
+    const model::QuantizationFacts& q = model::quantization_facts(l);
     for (const model::Site& s : q.unsloth) {
       // LLaMA-Factory's check (its YAML key, or the flag given to its entry point); see the rule's page.
       if (s.what != "use_unsloth: true" && !s.what.starts_with("--use_unsloth")) continue;

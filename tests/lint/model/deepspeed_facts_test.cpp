@@ -136,3 +136,16 @@ TEST_CASE("quantization_facts: flags, storage, and run-time choices", "[model][q
               "a = BitsAndBytesConfig(load_in_8bit=True)\nb = BitsAndBytesConfig(load_in_4bit=True)\n"}});
   CHECK(lint::model::quantization_facts(both.bound()).loads.empty());
 }
+
+TEST_CASE("deepspeed_state: computed once per launch, again once the launch changes", "[model][deepspeed]") {
+  lint::model::Launch l;
+  const lint::model::DeepSpeedState& first = lint::model::deepspeed_state(l);
+  CHECK(&first == &lint::model::deepspeed_state(l));  // the same object: not computed twice
+  CHECK_FALSE(first.on);
+  lint::model::Setting s;
+  s.key = std::string(lint::model::keys::kDistributedType);
+  s.value = lint::model::Value::of_string("DEEPSPEED");
+  l.decide(lint::model::keys::kDistributedType, {l.add(s)});
+  CHECK(lint::model::deepspeed_state(l).on);  // add() and decide() forget what was derived
+  CHECK(lint::model::deepspeed_state(l).reader == DeepSpeedReader::Integration);
+}
