@@ -21,6 +21,7 @@ namespace {
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 constexpr const char* kWorkspaces = "the forward and autograd threads' cuBLAS handles, 32 MiB each";
+constexpr const char* kReduceBucket = "DeepSpeed reduce_bucket_size elements in the compute dtype";
 
 bool is(const std::string& s, std::initializer_list<const char*> names) {
   return std::any_of(names.begin(), names.end(), [&](const char* n) { return s == n; });
@@ -179,7 +180,17 @@ Estimate estimate(const Inputs& in) {
   // and kept for the process (measured: a configuration in a fresh process holds 59 to 68 MiB more at rest than the
   // same configuration measured after another one in the same process, run 9 against run 1).
   const double cublas_workspaces = 2.0 * 32.0 * 1024.0 * 1024.0;
-  e.steady = params_res + opt_res + ddp_bucket + tied_state + retained + cublas_workspaces;
+  // DeepSpeed ZeRO with mixed precision (measured, run 14: DeepSpeed 0.14.5, bf16, 8 ranks on the fake process
+  // group). ZeRO-3 keeps its 16-bit gradient partition and its reduce bucket (`reduce_bucket_size` elements in the
+  // compute dtype) allocated between steps (deepspeed/runtime/zero/stage3.py: the flat gradient partition buffer and
+  // the ipg bucket are created once); ZeRO-1/2 allocate the reduce bucket within backward only. At the optimizer step
+  // the partition's gradients are converted to fp32 (4 B per trainable parameter / N) beside AdamW's foreach
+  // temporary (4 B / N); ZeRO-1/2 still hold the 16-bit partition (2 B / N) then.
+  const bool ds_mp = ds && !lora && in.mixed_precision && in.zero_stage >= 1 && !in.offload_optimizer;
+  const double ds_bucket = ds && in.zero_stage >= 2 ? std::max(0.0, in.ds_reduce_bucket) * b_c : 0;
+  const double ds_grad_partition = ds_mp && in.zero_stage >= 3 ? T * grad_b / N : 0;
+  const double ds_persistent = ds_grad_partition + (in.zero_stage >= 3 ? ds_bucket : 0);
+  e.steady = params_res + opt_res + ddp_bucket + tied_state + retained + cublas_workspaces + ds_persistent;
 
   // Gathered (unsharded) parameters in the compute dtype.
   double gathered_p1 = 0, gathered_p2 = 0;
@@ -218,9 +229,17 @@ Estimate estimate(const Inputs& in) {
         gathered_p2 += kept;
       }
     }
-  } else if (ds && in.zero_stage >= 3) {
-    gathered_p1 = V * h * b_c;
-    gathered_p2 = 2 * umax * b_c;
+  } else if (ds && in.zero_stage >= 3 && N > 1) {
+    // ZeRO-3 keeps gathered parameters live up to `stage3_max_live_parameters` when their reuse distance is within
+    // `stage3_max_reuse_distance` (both 1e9 by default and in the HF examples): at the end of forward that many
+    // parameters plus the head are still gathered (measured, run 14: Llama-3.2-3B 2.4 GiB, Llama-3.1-8B 2.8 GiB,
+    // Qwen2.5-0.5B its whole 0.9 GiB). A frozen base without checkpointing stays gathered whole: its weights are
+    // saved for backward (measured: the 7B LoRA holds all 12.6 GiB of its base at the end of forward).
+    const double live = lora && !in.checkpointing
+                            ? P
+                            : std::min(P, std::max(0.0, in.ds_max_live) + static_cast<double>(g.head_params()));
+    gathered_p1 = live * b_c * qlora_scale;
+    gathered_p2 = std::max(2 * umax * b_c, gathered_p1);
   } else if (off_p) {
     gathered_p1 = gathered_p2 = all_gathered;
   }
@@ -312,9 +331,12 @@ Estimate estimate(const Inputs& in) {
       e.steady - retained + accumulated + gathered_p2 + acts_saved + recompute + unit_grad + root_grad + dequant;
   // Late in backward, units kept gathered since forward (SHARD_GRAD_OP) have been resharded one by one.
   const double gathered_late = keep_gathered ? root * b_c + units_in_flight * umax * b_c * qlora_scale : gathered_p2;
-  const double p2_late = e.steady - retained + gathered_late + grads_all + recompute + unit_grad + root_grad;
+  const double p2_late = e.steady - retained + gathered_late + grads_all + recompute + unit_grad + root_grad +
+                         (in.zero_stage < 3 ? ds_bucket : 0);
   const double p2 = std::max(p2_early, p2_late);
-  const double p3 = e.steady - retained + grads_all + (off_o ? 0 : T * opt_temp_b / no);
+  // The step's gradients: ZeRO mixed precision holds the partition in fp32 (and, ZeRO-1/2, in 16 bits too).
+  const double step_grads = ds_mp ? T * 4.0 / no + (in.zero_stage < 3 ? T * grad_b / no : 0) : grads_all;
+  const double p3 = e.steady - retained + step_grads + (off_o ? 0 : T * opt_temp_b / no);
 
   const double act_term_p2 = (p2_early >= p2_late ? acts_saved : 0) + recompute;
   if (p3 >= p1 && p3 >= p2) {
@@ -323,9 +345,10 @@ Estimate estimate(const Inputs& in) {
     e.breakdown = {
         {"parameters", params_res, "sharded across " + std::to_string(static_cast<long long>(np)) + " rank(s)"},
         {"optimizer_state", opt_res + tied_state, ""},
-        {"gradients", grads_all, ""},
+        {"gradients", step_grads + ds_grad_partition, ds_mp ? "the partition's, 16-bit and fp32" : ""},
         {"optimizer_temporaries", off_o ? 0 : T * opt_temp_b / no, "foreach step buffers"},
         {"ddp_buckets", ddp_bucket, ""},
+        {"reduce_bucket", in.zero_stage >= 3 ? ds_bucket : 0, kReduceBucket},
         {"cublas_workspaces", cublas_workspaces, kWorkspaces}};
   } else if (p1 >= p2) {
     e.peak = p1;
@@ -335,7 +358,9 @@ Estimate estimate(const Inputs& in) {
         {"optimizer_state", opt_res + tied_state, ""},
         {"ddp_buckets", ddp_bucket, ""},
         {"cublas_workspaces", cublas_workspaces, kWorkspaces},
-        {"gradients", accumulated, "earlier micro-steps' (gradient accumulation)"},
+        {"reduce_bucket", in.zero_stage >= 3 ? ds_bucket : 0, kReduceBucket},
+        {"gradients", accumulated + ds_grad_partition,
+         ds_grad_partition > 0 ? "the 16-bit partition" : "earlier micro-steps' (gradient accumulation)"},
         {"gathered_units", gathered_p1, ""},
         {"activations", acts_saved,
          in.checkpointing ? "layer inputs (checkpointing), the final norm's" : "every layer, the final norm's"},
@@ -354,7 +379,8 @@ Estimate estimate(const Inputs& in) {
         {"gathered_units", p2_early >= p2_late ? gathered_p2 + dequant : gathered_late,
          p2_early >= p2_late && dequant > 0 ? "includes one dequantized 4-bit weight" : ""},
         {"activations", act_term_p2, in.checkpointing ? "layer inputs + one recomputed layer" : "every layer"},
-        {"gradients", p2_early >= p2_late ? accumulated : grads_all,
+        {"reduce_bucket", in.zero_stage >= 3 || p2_early < p2_late ? ds_bucket : 0, kReduceBucket},
+        {"gradients", (p2_early >= p2_late ? accumulated : grads_all) + ds_grad_partition,
          p2_early >= p2_late ? "earlier micro-steps' (gradient accumulation)" : "every unit's, at the end of backward"},
         {"unit_gradients", unit_grad + root_grad, "unsharded gradients before reduce-scatter"}};
   }
@@ -538,6 +564,15 @@ std::optional<Inputs> central_inputs(const TrainingShape& s, std::vector<std::st
   if (s.strategy == Strategy::Unknown) note("no sharding configuration read: DDP assumed");
   in.sharding = s.sharding.empty() ? (in.strategy == Strategy::Fsdp2 ? "true" : "FULL_SHARD") : s.sharding;
   in.zero_stage = static_cast<int>(s.zero_stage.value.value_or(0));
+  // DeepSpeed's defaults (deepspeed/runtime/zero/config.py: reduce_bucket_size 5e8, stage3_max_live_parameters 1e9)
+  // unless the JSON sets a number; "auto" is hidden_size^2 as the HF Trainer and accelerate fill it.
+  const double hidden = static_cast<double>(in.geometry.hidden);
+  in.ds_reduce_bucket = s.ds_reduce_bucket.value_or(s.ds_reduce_bucket_auto ? hidden * hidden : 5e8);
+  in.ds_max_live = s.ds_max_live.value_or(1e9);
+  if (in.strategy == Strategy::DeepSpeed)
+    note(
+        "DeepSpeed: the reserved estimate can be low: DeepSpeed's flat buffers fragment the "
+        "caching allocator (measured 1.0x to 1.6x the allocated peak)");
   in.offload_params = s.offload_params;
   in.offload_optimizer = s.offload_optimizer;
   in.use_orig_params = s.use_orig_params.value_or(true);

@@ -31,6 +31,10 @@ struct Inputs {
   Strategy strategy = Strategy::Ddp;
   std::string sharding = "FULL_SHARD";  ///< FSDP1 strategy; FSDP2 "true"/"false"/an int
   int zero_stage = 0;
+  /// DeepSpeed `reduce_bucket_size` and `stage3_max_live_parameters` (elements), DeepSpeed's defaults unless the
+  /// JSON sets them (the HF Trainer and accelerate fill "auto" with hidden_size^2).
+  double ds_reduce_bucket = 5e8;
+  double ds_max_live = 1e9;
   bool offload_params = false;
   bool offload_optimizer = false;
   bool use_orig_params = true;

@@ -213,6 +213,15 @@ struct Reader {
           };
           shape.offload_optimizer = on_device("offload_optimizer");
           shape.offload_params = on_device("offload_param");
+          auto count_key = [&](std::string_view key, std::optional<double>& into) {
+            const parse::Node* n = z->find(key);
+            if (n == nullptr) return false;
+            if (n->kind == parse::NodeKind::Int) into = static_cast<double>(n->integer);
+            if (n->kind == parse::NodeKind::Float) into = n->number;
+            return n->kind == parse::NodeKind::String && n->text == "auto";
+          };
+          shape.ds_reduce_bucket_auto = count_key("reduce_bucket_size", shape.ds_reduce_bucket);
+          count_key("stage3_max_live_parameters", shape.ds_max_live);
         }
         int_key(*root, "train_micro_batch_size_per_gpu", shape.micro_batch);
         int_key(*root, "gradient_accumulation_steps", shape.grad_accum);

@@ -59,6 +59,10 @@ struct TrainingShape {
   Strategy strategy = Strategy::Unknown;
   std::string sharding;           ///< FSDP1 strategy (`FULL_SHARD`); FSDP2 `reshard_after_forward` as text
   Read<std::int64_t> zero_stage;  ///< DeepSpeed
+  /// DeepSpeed `reduce_bucket_size` / `stage3_max_live_parameters` as numbers; unset when absent or "auto".
+  std::optional<double> ds_reduce_bucket;
+  std::optional<double> ds_max_live;
+  bool ds_reduce_bucket_auto = false;  ///< "auto": the HF Trainer / accelerate fill hidden_size^2
   bool offload_params = false;
   bool offload_optimizer = false;
   std::optional<bool> use_orig_params;

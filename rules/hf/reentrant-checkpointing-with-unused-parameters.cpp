@@ -9,11 +9,11 @@
 // tests for: trl v1.9.0 trl/trainer/dpo_trainer.py:854-860), so with the project's transformers pinned below 5.0 the
 // default counts as reentrant.
 #include <optional>
-#include <regex>
 #include <string>
 
 #include "lint/model/deepspeed_facts.hpp"
 #include "lint/model/versions.hpp"
+#include "rules/hf/trainer_support.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
@@ -25,28 +25,12 @@ struct Found {
   std::string spelled;
 };
 
-/// Whether a dict names `use_reentrant` at all (either value, or one not known).
-bool names_reentrant(const model::Value& v) {
-  if (v.kind != model::ValueKind::Dict) return v.kind == model::ValueKind::Unknown;
-  for (const auto& [k, val] : v.fields) {
-    if (k == "use_reentrant") return true;
-  }
-  return false;
-}
-
-/// `{"use_reentrant": True}` as a Python dict.
 bool reentrant_dict(const model::Value& v) {
-  if (v.kind != model::ValueKind::Dict) return false;
-  for (const auto& [k, val] : v.fields) {
-    if (k == "use_reentrant" && val.kind == model::ValueKind::Bool && val.boolean) return true;
-  }
-  return false;
+  return trainer::use_reentrant(v) == true;
 }
 
-/// `'{"use_reentrant": true}'` as a JSON string on a command line (HfArgumentParser loads dict fields from JSON).
 bool reentrant_json(const std::string& text) {
-  static const std::regex kRe(R"re("use_reentrant"\s*:\s*(true|True))re");
-  return std::regex_search(text, kRe);
+  return trainer::use_reentrant_json(text) == true;
 }
 
 bool truthy_text(const std::string& t) {
@@ -68,7 +52,7 @@ void python_facts(const model::Document& doc, Facts& f) {
     if (c.callee.starts_with("trl")) f.trl = true;
     if (model::is_training_arguments_class(c.name)) {
       if (const model::PyArg* a = c.keyword("gradient_checkpointing_kwargs")) {
-        f.kwargs_written |= a->value.kind != model::ValueKind::None || names_reentrant(a->value);
+        f.kwargs_written |= a->value.kind != model::ValueKind::None || trainer::names_reentrant(a->value);
         if (reentrant_dict(a->value))
           f.reentrant = Found{doc.path(), a->region, "gradient_checkpointing_kwargs={\"use_reentrant\": True}"};
       }

@@ -220,6 +220,40 @@ inline bool parses_trainer_flags(const model::PythonFacts& py) {
          });
 }
 
+/// The `use_reentrant` a `gradient_checkpointing_kwargs` dict sets, when it is a literal bool.
+inline std::optional<bool> use_reentrant(const model::Value& v) {
+  if (v.kind != model::ValueKind::Dict) return std::nullopt;
+  for (const auto& [k, val] : v.fields) {
+    if (k == "use_reentrant" && val.kind == model::ValueKind::Bool) return val.boolean;
+  }
+  return std::nullopt;
+}
+
+/// Whether a `gradient_checkpointing_kwargs` value may set `use_reentrant`: a dict naming it (any value), or a value
+/// not statically known.
+inline bool names_reentrant(const model::Value& v) {
+  if (v.kind != model::ValueKind::Dict) return v.kind == model::ValueKind::Unknown;
+  for (const auto& [k, val] : v.fields) {
+    if (k == "use_reentrant") return true;
+  }
+  return false;
+}
+
+/// The `use_reentrant` of `'{"use_reentrant": true}'`, a JSON dict on a command line (HfArgumentParser loads dict
+/// fields from JSON), when it names one.
+inline std::optional<bool> use_reentrant_json(std::string_view text) {
+  const std::size_t k = text.find("\"use_reentrant\"");
+  if (k == std::string_view::npos) return std::nullopt;
+  std::size_t i = text.find(':', k);
+  if (i == std::string_view::npos) return std::nullopt;
+  ++i;
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+  const std::string_view rest = text.substr(i);
+  if (rest.starts_with("true") || rest.starts_with("True")) return true;
+  if (rest.starts_with("false") || rest.starts_with("False")) return false;
+  return std::nullopt;
+}
+
 /// Whether a script trains a PEFT model (imports peft, calls `get_peft_model`, passes `peft_config=`).
 inline bool uses_peft(const model::PythonFacts& py) {
   for (const auto& [local, qualified] : py.imports) {

@@ -3,8 +3,9 @@
 
 Each configuration builds a decoder-only model from a config dict (random weights, no hub access), applies
 LoRA (PEFT) or full fine-tuning, wraps it the way accelerate / the HF Trainer do (DDP, FSDP1 with a sharding
-strategy and wrap policy, FSDP2 `fully_shard` with `reshard_after_forward`), and runs three training steps
-(forward with labels, backward, AdamW step, `zero_grad(set_to_none=True)`). World sizes above one use PyTorch's
+strategy and wrap policy, FSDP2 `fully_shard` with `reshard_after_forward`, DeepSpeed ZeRO 1-3 through
+`deepspeed.initialize`), and runs three training steps (forward with labels, backward, AdamW step,
+`zero_grad(set_to_none=True)`). World sizes above one use PyTorch's
 `fake` process group: every allocation of rank 0 is real, collectives are skipped, so per-rank tensor memory is
 what a real run of that world size allocates (checked against NCCL on two GPUs to the MiB).
 
@@ -336,6 +337,8 @@ def wrap(c: dict):
                 retie(model)
             init_(model)
         info["num_fsdp_units"] = units
+    elif mode == "zero":
+        return wrap_zero(c, ws)
     else:
         raise ValueError(mode)
     params = [p for p in model.parameters() if p.requires_grad]
@@ -349,7 +352,74 @@ def wrap(c: dict):
     return model, opt, info
 
 
+def zero_config(c: dict, h: int) -> dict:
+    """The DeepSpeed JSON of a `zero` configuration. `ds="hf"` (default): the HF Trainer's published ZeRO-2 / ZeRO-3
+    examples with their "auto" values as the Trainer fills them (reduce_bucket_size h*h, stage3_prefetch_bucket_size
+    0.9*h*h, stage3_param_persistence_threshold 10*h); `ds="defaults"`: only the stage (DeepSpeed's own defaults,
+    as accelerate's `deepspeed_config: {zero_stage: N}` section gives them)."""
+    stage = c["stage"]
+    zo = {"stage": stage}
+    if c.get("ds", "hf") == "hf":
+        zo.update({"overlap_comm": True, "contiguous_gradients": True, "reduce_bucket_size": h * h})
+        if stage == 3:
+            zo.update({"sub_group_size": 1e9, "stage3_prefetch_bucket_size": int(0.9 * h * h),
+                       "stage3_param_persistence_threshold": 10 * h, "stage3_max_live_parameters": 1e9,
+                       "stage3_max_reuse_distance": 1e9, "stage3_gather_16bit_weights_on_model_save": True})
+        else:
+            zo.update({"allgather_partitions": True, "allgather_bucket_size": 2e8, "reduce_scatter": True})
+    return {"train_micro_batch_size_per_gpu": c.get("mb", 1), "gradient_accumulation_steps": c.get("ga", 1),
+            "bf16": {"enabled": True}, "zero_optimization": zo, "zero_allow_untested_optimizer": True,
+            "gradient_clipping": 1.0, "steps_per_print": 10**9, "wall_clock_breakdown": False}
+
+
+def wrap_zero(c: dict, ws: int):
+    """DeepSpeed ZeRO as the HF Trainer and accelerate run it: a bf16 model (LoRA adapters as PEFT makes them),
+    torch AdamW as the client optimizer (no DeepSpeed op is compiled), `deepspeed.initialize` on the fake process
+    group of `ws` ranks (DeepSpeed uses an initialized torch.distributed as it is)."""
+    setup_pg(ws)
+    for k, v in (("RANK", "0"), ("LOCAL_RANK", "0"), ("WORLD_SIZE", str(ws)), ("MASTER_ADDR", "127.0.0.1"),
+                 ("MASTER_PORT", "29511")):
+        os.environ[k] = v
+    import deepspeed
+
+    model = make_model(c, torch.bfloat16, "cuda")
+    params = [p for p in model.parameters() if p.requires_grad]
+    opt = torch.optim.AdamW(params, lr=1e-5)
+    cfg = build_config(c["model"])
+    h = getattr(cfg, "hidden_size", None) or cfg.n_embd
+    engine, _, _, _ = deepspeed.initialize(model=model, optimizer=opt, config=zero_config(c, h))
+    return engine, None, {"ds_config": zero_config(c, h), "deepspeed": deepspeed.__version__}
+
+
+def step_zero(engine, c, ids, phases):
+    """One optimizer step through the DeepSpeed engine (bf16 model, no autocast), with the same phase peaks as
+    `step`."""
+    for k in ("peak_fwd", "reserved_fwd", "peak_bwd", "reserved_bwd"):
+        phases[k] = 0
+    for micro in range(c.get("ga", 1)):
+        torch.cuda.reset_peak_memory_stats()
+        loss = engine(input_ids=ids, labels=ids).loss
+        torch.cuda.synchronize()
+        phases["peak_fwd"] = max(phases["peak_fwd"], torch.cuda.max_memory_allocated())
+        phases["after_fwd"] = torch.cuda.memory_allocated()
+        phases["reserved_fwd"] = max(phases["reserved_fwd"], torch.cuda.max_memory_reserved())
+        torch.cuda.reset_peak_memory_stats()
+        engine.backward(loss)
+        del loss
+        torch.cuda.synchronize()
+        phases["peak_bwd"] = max(phases["peak_bwd"], torch.cuda.max_memory_allocated())
+        phases["after_bwd"] = torch.cuda.memory_allocated()
+        phases["reserved_bwd"] = max(phases["reserved_bwd"], torch.cuda.max_memory_reserved())
+        torch.cuda.reset_peak_memory_stats()
+        engine.step()  # DeepSpeed steps the optimizer at the accumulation boundary only
+        torch.cuda.synchronize()
+    phases["peak_step"] = torch.cuda.max_memory_allocated()
+    phases["reserved_step"] = torch.cuda.max_memory_reserved()
+
+
 def step(model, opt, c, ids, phases):
+    if c["mode"] == "zero":
+        return step_zero(model, c, ids, phases)
     # accelerate runs the forward under autocast when mixed precision is on (every mode here).
     use_autocast = c.get("autocast", True)
     ga = c.get("ga", 1)
@@ -565,6 +635,22 @@ def configs():
         targets=["gate_proj", "up_proj", "down_proj"], **lo, **fs)
     add("v7_l8b_lora_f2f_ws4_s1024b2_ac0", model="llama-3.1-8b", ac=0, ws=4, seq=1024, mb=2, raf=False, **lo, **f2)
     add("v7_q3_full_sgo_ws2_ac1", model="qwen3-1.7b", ac=1, ws=2, mode="fsdp1", strat="SHARD_GRAD_OP", train="full")
+    # Run 14: DeepSpeed ZeRO (the HF Trainer's example JSONs with their "auto" values; `ds="defaults"` the stage
+    # alone), 8 ranks on the fake process group.
+    zr = dict(mode="zero")
+    for st in (2, 3):
+        add(f"z{st}_q05_full_ac1", model="qwen2.5-0.5b", train="full", stage=st, ac=1, **zr)
+        add(f"z{st}_l3b_full_ac1", model="llama-3.2-3b", train="full", stage=st, ac=1, **zr)
+        add(f"z{st}_l2-7b_lora_ac0", model="llama-2-7b", train="lora", stage=st, ac=0, **zr)
+        add(f"z{st}_l2-7b_lora_ac1", model="llama-2-7b", train="lora", stage=st, ac=1, **zr)
+        add(f"z{st}_l1b_full_s4096_ac0", model="llama-3.2-1b", train="full", stage=st, ac=0, seq=4096, **zr)
+        add(f"z{st}_l3b_full_dsdef_ac1", model="llama-3.2-3b", train="full", stage=st, ac=1, ds="defaults", **zr)
+    add("z3_l8b_full_ac1", model="llama-3.1-8b", train="full", stage=3, ac=1, **zr)
+    add("z3_l8b_lora_s4096_ac1", model="llama-3.1-8b", train="lora", stage=3, ac=1, seq=4096, **zr)
+    add("z1_q15_full_ac1", model="qwen2.5-1.5b", train="full", stage=1, ac=1, **zr)
+    add("z2_q15_full_ws2_ac1", model="qwen2.5-1.5b", train="full", stage=2, ac=1, ws=2, **zr)
+    add("z3_q15_full_ws32_ac1", model="qwen2.5-1.5b", train="full", stage=3, ac=1, ws=32, **zr)
+    add("z2_m7_lora_s4096_ac1", model="mistral-7b-v0.3", train="lora", stage=2, ac=1, seq=4096, **zr)
     return out
 
 

@@ -167,8 +167,16 @@ std::vector<Measured> load_measurements() {
     x.strategy = mode == "plain"   ? Strategy::Single
                  : mode == "ddp"   ? Strategy::Ddp
                  : mode == "fsdp1" ? Strategy::Fsdp1
+                 : mode == "zero"  ? Strategy::DeepSpeed
                                    : Strategy::Fsdp2;
-    if (mode == "fsdp2") {
+    if (mode == "zero") {
+      // DeepSpeed runs the bf16 model without autocast (measure.py `wrap_zero`).
+      x.zero_stage = static_cast<int>(num(*cfg, "stage", 0));
+      x.sharding.clear();
+      // measure.py `zero_config`: the HF examples' "auto" buckets (hidden_size^2), or DeepSpeed's defaults.
+      if (str(*cfg, "ds") != "defaults")
+        x.ds_reduce_bucket = static_cast<double>(x.geometry.hidden) * static_cast<double>(x.geometry.hidden);
+    } else if (mode == "fsdp2") {
       // reshard_after_forward: true, false or an int (a 1/k shard kept after forward).
       const auto* raf = cfg->find("raf");
       x.sharding = raf == nullptr || (raf->kind == lint::parse::NodeKind::Bool && raf->boolean) ? "true"
@@ -193,7 +201,7 @@ TEST_CASE("estimates agree with the measured peaks (docs/memory/measurements.jso
   const auto ms = load_measurements();
   REQUIRE(ms.size() >= 60);
   std::vector<double> errs, rerrs;
-  int intervals = 0;
+  int intervals = 0, deepspeed_rows = 0;
   // LAUNCHLINT_MEMORY_CSV=path writes the estimates next to the measurements (tools/memory/plot.py reads it).
   std::ofstream csv;
   if (const char* p = std::getenv("LAUNCHLINT_MEMORY_CSV")) {
@@ -214,7 +222,13 @@ TEST_CASE("estimates agree with the measured peaks (docs/memory/measurements.jso
     INFO(m.name << ": estimate " << e.peak / 1073741824.0 << " GiB, measured " << m.peak / 1073741824.0
                 << " GiB, error " << err * 100 << "%");
     CHECK(std::abs(err) <= peak_bound);
-    if (m.reserved_reliable) {
+    // DeepSpeed rows (run 14): the peak is checked; reserved is not modelled for them (DeepSpeed's flat buffers
+    // fragment the caching allocator: measured 1.0x to 1.6x the allocated peak; docs/memory.md says so, and so does
+    // `explain --memory` for a DeepSpeed launch).
+    const bool deepspeed = m.in.strategy == lint::memory::Strategy::DeepSpeed;
+    if (deepspeed) {
+      ++deepspeed_rows;
+    } else if (m.reserved_reliable) {
       const double rerr = e.reserved / m.reserved - 1.0;
       INFO("reserved: estimate " << e.reserved / 1073741824.0 << " GiB, measured " << m.reserved / 1073741824.0
                                  << " GiB, error " << rerr * 100 << "%");
@@ -236,7 +250,8 @@ TEST_CASE("estimates agree with the measured peaks (docs/memory/measurements.jso
   WARN("peak: " << errs.size() << " configurations, median |error| " << errs[errs.size() / 2] * 100 << "%, max "
                 << errs.back() * 100 << "%; reserved: " << rerrs.size() << " configurations, median "
                 << rerrs[rerrs.size() / 2] * 100 << "%, max " << rerrs.back() * 100 << "%; " << intervals
-                << " reserved intervals");
+                << " reserved intervals; " << deepspeed_rows << " DeepSpeed rows (peak only)");
+  CHECK(deepspeed_rows >= 16);
 }
 
 TEST_CASE("GPU memory sizes: units, and no size below 1 GiB", "[memory]") {
