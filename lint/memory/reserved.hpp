@@ -53,6 +53,9 @@ struct Moments {
   std::vector<double> root_grad_parts;  ///< FSDP1 full fine-tune: the root unit's gradients (head first), bytes
   double root_flat_grad = 0;            ///< FSDP1 full fine-tune: the root FlatParameter's unsharded gradient, bytes
   double tied_grad_sum = 0;             ///< a tied head: the sum of the shared weight's two gradients, bytes
+  /// DeepSpeed ZeRO-1/2 full fine-tune: the 16-bit trainable parameters as first placed on the GPU, one block each,
+  /// freed when DeepSpeed copies them into its flat buffer: they stay cached beside the peak (bytes).
+  double cached_flattened = 0;
 };
 
 /// Peak reserved bytes per rank for the inputs `in` whose allocated moments are `m`.

@@ -201,7 +201,7 @@ TEST_CASE("estimates agree with the measured peaks (docs/memory/measurements.jso
   const auto ms = load_measurements();
   REQUIRE(ms.size() >= 60);
   std::vector<double> errs, rerrs;
-  int intervals = 0, deepspeed_rows = 0;
+  int intervals = 0, zero3_rows = 0;
   // LAUNCHLINT_MEMORY_CSV=path writes the estimates next to the measurements (tools/memory/plot.py reads it).
   std::ofstream csv;
   if (const char* p = std::getenv("LAUNCHLINT_MEMORY_CSV")) {
@@ -222,12 +222,12 @@ TEST_CASE("estimates agree with the measured peaks (docs/memory/measurements.jso
     INFO(m.name << ": estimate " << e.peak / 1073741824.0 << " GiB, measured " << m.peak / 1073741824.0
                 << " GiB, error " << err * 100 << "%");
     CHECK(std::abs(err) <= peak_bound);
-    // DeepSpeed rows (run 14): the peak is checked; reserved is not modelled for them (DeepSpeed's flat buffers
-    // fragment the caching allocator: measured 1.0x to 1.6x the allocated peak; docs/memory.md says so, and so does
-    // `explain --memory` for a DeepSpeed launch).
-    const bool deepspeed = m.in.strategy == lint::memory::Strategy::DeepSpeed;
-    if (deepspeed) {
-      ++deepspeed_rows;
+    // DeepSpeed ZeRO-3 rows (run 14): the peak is checked, reserved is not modelled for them (measured -34% to +27%
+    // from the estimate; run 14 also built those models whole on the GPU before DeepSpeed partitioned them, where the
+    // HF Trainer builds them inside `deepspeed.zero.Init`). docs/memory.md says so, and so does `explain --memory`.
+    const bool zero3 = m.in.strategy == lint::memory::Strategy::DeepSpeed && m.in.zero_stage >= 3;
+    if (zero3) {
+      ++zero3_rows;
     } else if (m.reserved_reliable) {
       const double rerr = e.reserved / m.reserved - 1.0;
       INFO("reserved: estimate " << e.reserved / 1073741824.0 << " GiB, measured " << m.reserved / 1073741824.0
@@ -250,8 +250,8 @@ TEST_CASE("estimates agree with the measured peaks (docs/memory/measurements.jso
   WARN("peak: " << errs.size() << " configurations, median |error| " << errs[errs.size() / 2] * 100 << "%, max "
                 << errs.back() * 100 << "%; reserved: " << rerrs.size() << " configurations, median "
                 << rerrs[rerrs.size() / 2] * 100 << "%, max " << rerrs.back() * 100 << "%; " << intervals
-                << " reserved intervals; " << deepspeed_rows << " DeepSpeed rows (peak only)");
-  CHECK(deepspeed_rows >= 16);
+                << " reserved intervals; " << zero3_rows << " ZeRO-3 rows (peak only)");
+  CHECK(zero3_rows >= 7);
 }
 
 TEST_CASE("GPU memory sizes: units, and no size below 1 GiB", "[memory]") {
