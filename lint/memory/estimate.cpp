@@ -232,12 +232,14 @@ Estimate estimate(const Inputs& in) {
   } else if (ds && in.zero_stage >= 3 && N > 1) {
     // ZeRO-3 keeps gathered parameters live up to `stage3_max_live_parameters` when their reuse distance is within
     // `stage3_max_reuse_distance` (both 1e9 by default and in the HF examples): at the end of forward that many
-    // parameters plus the head are still gathered (measured, run 14: Llama-3.2-3B 2.4 GiB, Llama-3.1-8B 2.8 GiB,
-    // Qwen2.5-0.5B its whole 0.9 GiB). A frozen base without checkpointing stays gathered whole: its weights are
-    // saved for backward (measured: the 7B LoRA holds all 12.6 GiB of its base at the end of forward).
-    const double live = lora && !in.checkpointing
-                            ? P
-                            : std::min(P, std::max(0.0, in.ds_max_live) + static_cast<double>(g.head_params()));
+    // parameters plus the head are still gathered (measured, runs 14 and 15, with and without `zero.Init`:
+    // Llama-3.2-3B 2.4 GiB, Llama-3.1-8B 2.8 GiB, Qwen2.5-0.5B its whole 0.9 GiB; LoRA with reentrant checkpointing
+    // 2.2 GiB for the 7B, and without checkpointing when built inside `zero.Init`, run 15). A frozen base without
+    // checkpointing materialised whole before `deepspeed.initialize` partitions it stays gathered whole (run 14:
+    // 12.4 GiB for the 7B LoRA): the HF Trainer builds it inside `zero.Init` (HF005 reports the other order).
+    const double window = std::max(0.0, in.ds_max_live);
+    const double head_p = V * h;  // the head's matrix, tied to the embedding or not: gathered for the loss
+    const double live = lora && !in.checkpointing && !in.ds_zero_init ? P : std::min(P, window + head_p);
     gathered_p1 = live * b_c * qlora_scale;
     gathered_p2 = std::max(2 * umax * b_c, gathered_p1);
   } else if (off_p) {
@@ -323,7 +325,8 @@ Estimate estimate(const Inputs& in) {
   const double head_copy = qlora && in.kbit_prep ? V * h * b_c : 0;
   // Gradient accumulation: from the second micro-step on, the gradients of the earlier ones (DDP's full gradients
   // under no_sync, FSDP's sharded ones) stay allocated through forward and backward.
-  const double accumulated = in.grad_accum > 1 ? grads_all : 0;
+  // ZeRO-3 accumulates into its persistent 16-bit gradient partition: nothing more.
+  const double accumulated = in.grad_accum > 1 && ds_grad_partition <= 0 ? grads_all : 0;
   const double p1 = e.steady - retained + accumulated + gathered_p1 + acts_saved + logits_bwd + head_copy;
   // Backward through the layers: early, every saved activation and no gradient yet; late, the gradients of every
   // unit (sharded, or full for DDP) and the activations freed. The peak of the two.
@@ -393,7 +396,8 @@ Estimate estimate(const Inputs& in) {
   if (in.strategy == Strategy::Fsdp1 && !no_shard && (!lora || mixed)) mo.sharded_grads = grads_all;
   if (in.strategy == Strategy::Fsdp2 && N > 1 && !lora && !off_o) mo.sharded_grads = grads_all;
   mo.p2_has_grads = p2_late > p2_early;
-  if (ds_mp && in.zero_stage < 3 && N > 1) mo.cached_flattened = T * b_c;
+  if (ds && !lora && in.mixed_precision && in.zero_stage >= 1 && in.zero_stage < 3 && N > 1)
+    mo.cached_flattened = T * b_c;
   mo.accumulated = accumulated;
   mo.unit_grad = unit_grad;
   if (in.strategy == Strategy::Fsdp1 && !no_shard && !lora && b_t != b_c)
@@ -570,8 +574,11 @@ std::optional<Inputs> central_inputs(const TrainingShape& s, std::vector<std::st
   const double hidden = static_cast<double>(in.geometry.hidden);
   in.ds_reduce_bucket = s.ds_reduce_bucket.value_or(s.ds_reduce_bucket_auto ? hidden * hidden : 5e8);
   in.ds_max_live = s.ds_max_live.value_or(1e9);
-  if (in.strategy == Strategy::DeepSpeed && in.zero_stage >= 3)
-    note("DeepSpeed ZeRO-3: peak reserved not validated (measured -34% to +27% from this estimate, docs/memory.md)");
+  if (in.strategy == Strategy::DeepSpeed && in.zero_stage >= 3 && in.training == Training::Full &&
+      !in.offload_optimizer)
+    note(
+        "DeepSpeed ZeRO-3 full fine-tune: peak reserved not validated (measured -31% to +27% from this estimate, "
+        "docs/memory.md)");
   in.offload_params = s.offload_params;
   in.offload_optimizer = s.offload_optimizer;
   in.use_orig_params = s.use_orig_params.value_or(true);

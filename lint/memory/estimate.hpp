@@ -35,6 +35,9 @@ struct Inputs {
   /// JSON sets them (the HF Trainer and accelerate fill "auto" with hidden_size^2).
   double ds_reduce_bucket = 5e8;
   double ds_max_live = 1e9;
+  /// ZeRO-3: the model is built inside `deepspeed.zero.Init` (the HF Trainer's path, accelerate's `zero3_init_flag`),
+  /// rather than whole and then partitioned by `deepspeed.initialize`.
+  bool ds_zero_init = true;
   bool offload_params = false;
   bool offload_optimizer = false;
   bool use_orig_params = true;

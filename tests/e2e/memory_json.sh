@@ -15,7 +15,7 @@ assert launches, "no launch"
 keys = {"available", "label", "peak_bytes", "peak_bytes_low", "peak_bytes_high", "reserved_bytes", "steady_bytes",
         "peak_phase", "params", "trainable_params", "breakdown", "assumptions", "unknowns"}
 names = {"parameters", "optimizer_state", "gradients", "optimizer_temporaries", "ddp_buckets", "gathered_units",
-         "activations", "logits", "unit_gradients", "cublas_workspaces", "allocator_overhead"}
+         "activations", "logits", "unit_gradients", "cublas_workspaces", "reduce_bucket", "allocator_overhead"}
 available = 0
 for l in launches:
     m = l["memory"]

@@ -119,7 +119,7 @@ def make_model(c: dict, dtype: torch.dtype, device: str):
         model = AutoModelForCausalLM.from_config(cfg, attn_implementation="sdpa")
     model.to(dtype)
     if c.get("ac"):
-        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": bool(c.get("reentrant"))})
     if c["train"] == "lora":
         from peft import LoraConfig, get_peft_model
 
@@ -367,8 +367,14 @@ def zero_config(c: dict, h: int) -> dict:
                        "stage3_max_reuse_distance": 1e9, "stage3_gather_16bit_weights_on_model_save": True})
         else:
             zo.update({"allgather_partitions": True, "allgather_bucket_size": 2e8, "reduce_scatter": True})
+    if c.get("offload"):  # "opt": the optimizer on the CPU; "all": the parameters too (ZeRO-3)
+        zo["offload_optimizer"] = {"device": "cpu", "pin_memory": True}
+        if c["offload"] == "all":
+            zo["offload_param"] = {"device": "cpu", "pin_memory": True}
     return {"train_micro_batch_size_per_gpu": c.get("mb", 1), "gradient_accumulation_steps": c.get("ga", 1),
             "bf16": {"enabled": True}, "zero_optimization": zo, "zero_allow_untested_optimizer": True,
+            # torch's AdamW steps the offloaded fp32 partition on the CPU (DeepSpeedCPUAdam needs a compiled op).
+            "zero_force_ds_cpu_optimizer": False,
             "gradient_clipping": 1.0, "steps_per_print": 10**9, "wall_clock_breakdown": False}
 
 
@@ -382,11 +388,29 @@ def wrap_zero(c: dict, ws: int):
         os.environ[k] = v
     import deepspeed
 
-    model = make_model(c, torch.bfloat16, "cuda")
-    params = [p for p in model.parameters() if p.requires_grad]
-    opt = torch.optim.AdamW(params, lr=1e-5)
     cfg = build_config(c["model"])
     h = getattr(cfg, "hidden_size", None) or cfg.n_embd
+    if c.get("zinit"):
+        # ZeRO-3 as the HF Trainer builds it (HfDeepSpeedConfig): the model constructed inside
+        # `deepspeed.zero.Init`, each parameter partitioned as it is created; never whole on the GPU.
+        from transformers import AutoModelForCausalLM
+
+        with deepspeed.zero.Init(config_dict_or_path=zero_config(c, h), dtype=torch.bfloat16):
+            model = AutoModelForCausalLM.from_config(cfg, attn_implementation="sdpa")
+        if c.get("ac"):
+            model.gradient_checkpointing_enable(
+                gradient_checkpointing_kwargs={"use_reentrant": bool(c.get("reentrant"))})
+        if c["train"] == "lora":
+            from peft import LoraConfig, get_peft_model
+
+            model = get_peft_model(model, LoraConfig(r=c.get("r", 16), lora_alpha=32, lora_dropout=0.0,
+                                                     target_modules=c.get("targets", ["q_proj", "k_proj", "v_proj",
+                                                                                      "o_proj"])))
+        model.train()
+    else:
+        model = make_model(c, torch.bfloat16, "cuda")
+    params = [p for p in model.parameters() if p.requires_grad]
+    opt = torch.optim.AdamW(params, lr=1e-5)
     engine, _, _, _ = deepspeed.initialize(model=model, optimizer=opt, config=zero_config(c, h))
     return engine, None, {"ds_config": zero_config(c, h), "deepspeed": deepspeed.__version__}
 
@@ -651,6 +675,19 @@ def configs():
     add("z2_q15_full_ws2_ac1", model="qwen2.5-1.5b", train="full", stage=2, ac=1, ws=2, **zr)
     add("z3_q15_full_ws32_ac1", model="qwen2.5-1.5b", train="full", stage=3, ac=1, ws=32, **zr)
     add("z2_m7_lora_s4096_ac1", model="mistral-7b-v0.3", train="lora", stage=2, ac=1, seq=4096, **zr)
+    # Run 15: ZeRO-3 built inside `deepspeed.zero.Init` (the Trainer's path), LoRA with reentrant checkpointing (what
+    # DS014 advises), and CPU offload.
+    zi = dict(mode="zero", stage=3, zinit=1)
+    add("z3i_q05_full_ac1", model="qwen2.5-0.5b", train="full", ac=1, **zi)
+    add("z3i_l3b_full_ac1", model="llama-3.2-3b", train="full", ac=1, **zi)
+    add("z3i_l8b_full_ac1", model="llama-3.1-8b", train="full", ac=1, **zi)
+    add("z3i_l2-7b_lora_ac0", model="llama-2-7b", train="lora", ac=0, **zi)
+    add("z3i_l2-7b_lora_re_ac1", model="llama-2-7b", train="lora", ac=1, reentrant=1, **zi)
+    add("z3i_l8b_lora_re_s4096_ac1", model="llama-3.1-8b", train="lora", ac=1, reentrant=1, seq=4096, **zi)
+    add("z3_l2-7b_lora_re_ac1", model="llama-2-7b", train="lora", stage=3, ac=1, reentrant=1, **zr)
+    add("z2_q15_full_offopt_ac1", model="qwen2.5-1.5b", train="full", stage=2, ac=1, offload="opt", **zr)
+    add("z3i_l3b_full_offall_ac1", model="llama-3.2-3b", train="full", ac=1, offload="all", **zi)
+    add("z3i_l3b_full_offopt_ac1", model="llama-3.2-3b", train="full", ac=1, offload="opt", **zi)
     return out
 
 
