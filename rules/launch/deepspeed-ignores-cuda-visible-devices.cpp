@@ -26,6 +26,23 @@ const parse::Flag* resource_flag(const parse::LaunchCommand& c) {
   return nullptr;
 }
 
+/// True when `list` is exactly `0,1,...,n-1`.
+bool first_gpus(const std::string& list, std::int64_t n) {
+  std::int64_t next = 0;
+  std::size_t b = 0;
+  while (b <= list.size()) {
+    std::size_t e = list.find(',', b);
+    if (e == std::string::npos) e = list.size();
+    std::string item = list.substr(b, e - b);
+    while (!item.empty() && item.front() == ' ') item.erase(0, 1);
+    while (!item.empty() && item.back() == ' ') item.pop_back();
+    if (item != std::to_string(next)) return false;
+    ++next;
+    b = e + 1;
+  }
+  return next == n;
+}
+
 class DeepspeedIgnoresCudaVisibleDevices final : public rule::Rule {
  public:
   void check_document(const model::Document& doc, rule::RuleContext& ctx) const override {
@@ -46,6 +63,7 @@ class DeepspeedIgnoresCudaVisibleDevices final : public rule::Rule {
       std::string detail;
       if (flag->name == "num_gpus" || flag->name == "num_accelerators") {
         const std::int64_t n = *parse::int_of(&*flag->value);
+        if (first_gpus(gpus, n)) continue;  // the variable selects GPUs 0 to n-1: the ones the launcher takes
         detail = n == 1 ? std::string("it runs on GPU 0 of the node")
                         : "it runs on GPUs 0 to " + std::to_string(n - 1) + " of the node";
       } else if (flag->name == "num_nodes") {
@@ -55,8 +73,9 @@ class DeepspeedIgnoresCudaVisibleDevices final : public rule::Rule {
       }
       ctx.report(doc.path(), where,
                  "`deepspeed` ignores and unsets `CUDA_VISIBLE_DEVICES=" + gpus + "` because `--" + flag->name +
-                     "` is given: " + detail + ", not the GPUs selected here. Select them with `--include localhost:" +
-                     gpus + "` (without `--num_gpus`), or drop the resource flags so the launcher turns the variable "
+                     "` is given: " + detail +
+                     ", not the GPUs selected here. Select them with `--include localhost:" + gpus +
+                     "` (without `--num_gpus`), or drop the resource flags so the launcher turns the variable "
                      "into `--include`.",
                  std::move(related));
     }

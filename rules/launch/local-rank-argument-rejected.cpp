@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "rules/launch/argparse_support.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
@@ -30,36 +31,6 @@ std::string appended_option(const parse::LaunchCommand& c, const model::Document
   if (b >= e || text.substr(b, e - b).find("torch.distributed.launch") == std::string::npos) return {};
   if (parse::find_flag(c, "use_env") != nullptr) return {};
   return "--local-rank";
-}
-
-/// argparse's view of `option`: accepted when an option string equals it, or (allow_abbrev, the default) when it is
-/// the prefix of exactly one option string.
-bool accepted(const std::vector<std::string>& options, const std::string& option, bool allow_abbrev) {
-  int prefixed = 0;
-  for (const std::string& o : options) {
-    if (o == option) return true;
-    if (allow_abbrev && o.starts_with(option)) ++prefixed;
-  }
-  return prefixed == 1;
-}
-
-/// True when `name` appears as an argument of some call: `(name`, `, name` or `=name` followed by `,` or `)`.
-bool passed_to_a_call(const std::string& text, const std::string& name) {
-  if (name.empty()) return true;
-  auto is_ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '.'; };
-  for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
-    const std::size_t end = at + name.size();
-    if ((at > 0 && is_ident(text[at - 1])) || (end < text.size() && is_ident(text[end]))) continue;
-    std::size_t b = at;
-    while (b > 0 && (text[b - 1] == ' ' || text[b - 1] == '\t' || text[b - 1] == '\n')) --b;
-    std::size_t e = end;
-    while (e < text.size() && (text[e] == ' ' || text[e] == '\t' || text[e] == '\n')) ++e;
-    const bool opens = b > 0 && (text[b - 1] == '(' || text[b - 1] == ',' ||
-                                 (text[b - 1] == '=' && (b < 2 || (text[b - 2] != '=' && text[b - 2] != '!'))));
-    const bool closes = e < text.size() && (text[e] == ',' || text[e] == ')');
-    if (opens && closes) return true;
-  }
-  return false;
 }
 
 /// The dataclass `name` defined in `py`, with the fields of its bases, when every base is a dataclass of the same
@@ -140,45 +111,14 @@ class LocalRankArgumentRejected final : public rule::Rule {
       return;
     }
 
-    // Exactly one argparse parser, built here, read with parse_args() of the real command line.
-    const std::vector<const model::PyCall*> parsers = py.calls_named("ArgumentParser");
-    if (parsers.size() != 1 || parsers.front()->callee != "argparse.ArgumentParser") return;
-    bool allow_abbrev = true;
-    if (const model::PyArg* a = parsers.front()->keyword("allow_abbrev")) {
-      if (a->value.kind != model::ValueKind::Bool) return;
-      allow_abbrev = a->value.boolean;
-    }
-    for (std::string_view other : {"TrlParser", "parse_known_args", "parse_known_intermixed_args", "add_subparsers",
-                                   "Fire", "parse_intermixed_args"}) {
-      if (!py.calls_named(other).empty()) return;
-    }
-    if (parsers.front()->keyword("parents") != nullptr) return;  // options inherited from other parsers
-    // parser.parse_args() (a method call): `args = parse_args()` is the script's own helper that wraps it.
-    std::vector<const model::PyCall*> parses;
-    for (const model::PyCall* p : py.calls_named("parse_args")) {
-      if (!p->receiver.empty()) parses.push_back(p);
-    }
-    if (parses.size() != 1 || !parses.front()->args.empty() || parses.front()->has_unresolved_unpacking) return;
-    // A parser handed to a helper (`add_model_args(parser)`, `deepspeed.add_config_arguments(parser)`) may get
-    // options this file does not show.
-    if (passed_to_a_call(script->source->text(), parses.front()->receiver)) return;
-
-    std::vector<std::string> options;
-    for (const model::PyCall* add : py.calls_named("add_argument")) {
-      if (add->has_unresolved_unpacking) return;
-      if (const model::PyArg* n = add->keyword("nargs");
-          n != nullptr && n->value.kind != model::ValueKind::Int &&
-          !(n->value.kind == model::ValueKind::String &&
-            (n->value.text == "?" || n->value.text == "*" || n->value.text == "+"))) {
-        return;  // argparse.REMAINDER and the like swallow the rest of the command line
-      }
-      for (const model::PyArg& a : add->args) {
-        if (!a.name.empty()) continue;
-        if (a.value.kind != model::ValueKind::String) return;  // an option name not statically known
-        if (a.value.text.starts_with("-")) options.push_back(a.value.text);
-      }
-    }
-    if (accepted(options, option, allow_abbrev)) return;
+    // Exactly one argparse parser, built here, read with parse_args() of the real command line. The launcher puts
+    // the option right after the script, before the script's own arguments (DeepSpeed 38327e07f
+    // deepspeed/launcher/launch.py:243-247; torch's `config_from_args` likewise), so an option with
+    // nargs=argparse.REMAINDER among those arguments cannot take it.
+    const std::optional<launch::ArgparseParser> parser = launch::read_argparse(*script);
+    if (!parser) return;
+    const std::vector<std::string>& options = parser->options;
+    if (launch::accepted(options, option, parser->allow_abbrev)) return;
 
     const parse::LaunchCommand& c = *l.command;
     const bool ds = c.tool == parse::LaunchTool::DeepSpeed;
@@ -202,7 +142,7 @@ class LocalRankArgumentRejected final : public rule::Rule {
                     "parser.";
     ctx.report(
         l.command_document->path(), c.script->region, std::move(message),
-        {rule::RelatedLocation{script->path(), parses.front()->region, "The script's arguments are parsed here."}});
+        {rule::RelatedLocation{script->path(), parser->parse->region, "The script's arguments are parsed here."}});
   }
 
  private:
@@ -243,7 +183,7 @@ class LocalRankArgumentRejected final : public rule::Rule {
     for (const model::PyArg& a : parses.front()->args) {
       if (a.name != "look_for_args_file") return;  // args=, return_remaining_strings=, an args file flag
     }
-    if (passed_to_a_call(text, parses.front()->receiver)) return;
+    if (launch::passed_to_a_call(text, parses.front()->receiver)) return;
 
     const parse::LaunchCommand& c = *l.command;
     const bool ds = c.tool == parse::LaunchTool::DeepSpeed;

@@ -11,6 +11,7 @@
 
 #include "lint/memory/shape.hpp"
 #include "lint/model/deepspeed_facts.hpp"
+#include "lint/model/versions.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
@@ -216,6 +217,7 @@ struct Targets {
   std::string path;
   source::Region region;
   std::string spelled;
+  bool llamafactory_default = false;  ///< not written: the default of the LLaMA-Factory release in use
 };
 
 std::vector<std::string> split_list(std::string_view s) {
@@ -289,6 +291,21 @@ std::optional<Targets> written_targets(const model::Launch& l) {
       out = Targets{split_list(f->value->text), f->path, f->region, f->from_yaml ? "lora_target" : "--lora_target"};
     }
   }
+  // LLaMA-Factory's entry script given no `lora_target` at all: up to release 0.1.6 the default was `q_proj,v_proj`
+  // whatever the model (LLaMA-Factory v0.1.6 src/llmtuner/hparams/finetuning_args.py:51-52, with `finetuning_type`
+  // defaulting to `lora`, :11-12); from 0.1.7 it is None and PEFT picks the model type's own modules. Only when the
+  // project pins a release older than 0.1.7.
+  if (sources == 0 && l.command && l.command_document != nullptr &&
+      model::target_versions().before("llamafactory", model::Version{0, 1, 7})) {
+    if (const model::Document* script = model::launch_script(l);
+        script != nullptr && script->python && model::is_llamafactory_script(*script->python) && l.command->script) {
+      const std::vector<model::ScriptFlag>& flags = model::script_flags(l);
+      const model::ScriptFlag* type = model::find_script_flag(flags, "finetuning_type");
+      if (type != nullptr && (!type->value || !type->value->known || type->value->text != "lora")) return std::nullopt;
+      if (type != nullptr) return Targets{{"q_proj", "v_proj"}, type->path, type->region, "lora_target", true};
+      return Targets{{"q_proj", "v_proj"}, l.command_document->path(), l.command->script->region, "lora_target", true};
+    }
+  }
   if (sources != 1 || !out || out->names.empty()) return std::nullopt;
   return out;
 }
@@ -315,12 +332,20 @@ class LoraTargetNotInModel final : public rule::Rule {
     }
     std::string list;
     for (const std::string& t : targets->names) list += (list.empty() ? "`" : ", `") + t + "`";
-    std::string message = "No LoRA target (" + list + ") is a module of the launched model `" + *shape.model_id.value +
-                          "` (" + std::string(family->name) + ", from its name), whose linear layers are `" +
-                          std::string(family->linear) + "` (" + std::string(family->source) +
-                          "): PEFT matches none and raises \"Target modules ... not found in the base model\" "
-                          "(peft v0.20.0 src/peft/tuners/tuners_utils.py:1002-1012). Target the model's own "
-                          "modules, or `all-linear` (LLaMA-Factory: `all`).";
+    std::string message =
+        (targets->llamafactory_default
+             ? "No `lora_target` is given, and LLaMA-Factory before 0.1.7 (" +
+                   model::target_versions().get("llamafactory").display() + " here) then targets " + list +
+                   " (its default, src/llmtuner/hparams/finetuning_args.py:51-52 at v0.1.6); none of them"
+             : "No LoRA target (" + list + ")") +
+        " is a module of the launched model `" + *shape.model_id.value + "` (" + std::string(family->name) +
+        ", from its name), whose linear layers are `" + std::string(family->linear) + "` (" +
+        std::string(family->source) +
+        "): PEFT matches none and raises \"Target modules ... not found in the base model\" "
+        "(peft v0.20.0 src/peft/tuners/tuners_utils.py:1002-1012). " +
+        std::string(targets->llamafactory_default
+                        ? "Pass `--lora_target` with the model's own modules."
+                        : "Target the model's own modules, or `all-linear` (LLaMA-Factory: `all`).");
     std::vector<rule::RelatedLocation> related;
     if (!shape.model_id.site.path.empty())
       related.push_back({shape.model_id.site.path, shape.model_id.site.region, "The launched model."});

@@ -1,0 +1,1 @@
+accelerate launch --config_file node0.yaml train.py

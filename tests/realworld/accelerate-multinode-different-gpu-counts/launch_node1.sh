@@ -1,0 +1,1 @@
+accelerate launch --config_file node1.yaml train.py

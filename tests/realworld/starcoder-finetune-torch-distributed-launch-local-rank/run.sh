@@ -1,0 +1,11 @@
+python -m torch.distributed.launch --nproc_per_node=2 finetune/finetune.py \
+  --model_path="bigcode/starcoder" \
+  --dataset_name="ArmelR/stack-exchange-instruction" \
+  --subset="data/finetune" \
+  --split="train" \
+  --seq_length 2048 \
+  --max_steps 1000 \
+  --batch_size 1 \
+  --gradient_accumulation_steps 16 \
+  --learning_rate 1e-4 \
+  --output_dir="./checkpoints"
