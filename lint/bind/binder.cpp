@@ -100,15 +100,13 @@ std::vector<std::string> imported_modules(const model::Document& d) {
   std::optional<model::PythonFacts> parsed;
   if (!d.python) {
     parsed = model::read_python_facts(*d.source);
+    d.source->release_again();  // read for its imports alone: given back, as when the run loaded it
   }
   const model::PythonFacts& py = d.python ? *d.python : *parsed;
   std::vector<std::string> out;
   for (const auto& [local, qualified] : py.imports) {
     if (qualified.empty() || std::find(out.begin(), out.end(), qualified) != out.end()) continue;
-    const bool called = std::any_of(py.calls.begin(), py.calls.end(), [&q = qualified](const model::PyCall& c) {
-      return c.callee == q || c.callee.starts_with(q + ".");
-    });
-    if (called) out.push_back(qualified);
+    if (py.calls_into(qualified)) out.push_back(qualified);
   }
   return out;
 }
@@ -233,9 +231,11 @@ model::BoundInputs bind_command(DocumentSet& docs, const CommandSite& site, cons
   // A LLaMA-Factory or axolotl config drives its launch: the script is the tool's own entry point.
   const bool config_driven = in.llamafactory != nullptr || in.axolotl != nullptr;
   if (const model::Document* entry = config_driven ? nullptr : docs.find_or_load(refs.script);
-      entry != nullptr && is_python_path(entry->path()) &&
-      (in.python == nullptr || !model::python_may_matter(entry->source->text()))) {
-    if (const model::Document* real = follow_entry_point(docs, *entry, *site.document)) in.python = real;
+      entry != nullptr && is_python_path(entry->path())) {
+    const bool thin = in.python == nullptr || !model::python_may_matter(entry->source->text());
+    entry->source->release_again();  // read back for the pre-filter alone: given back (resolving reads it again)
+    if (const model::Document* real = thin ? follow_entry_point(docs, *entry, *site.document) : nullptr)
+      in.python = real;
   }
   if (in.llamafactory != nullptr && in.deepspeed == nullptr) {
     // The YAML's own `deepspeed:` path, relative to where llamafactory-cli runs.

@@ -224,9 +224,7 @@ std::unique_ptr<model::Document> load_document(std::string path, std::string tex
       if (!explicitly_named && !model::python_may_matter(t)) break;
       doc->kind = model::DocKind::PythonScript;
       doc->report_parse_errors = true;
-      doc->python = model::read_python_facts(*doc->source);
-      doc->kind = model::DocKind::PythonScript;
-      doc->report_parse_errors = true;
+      doc->python = std::make_unique<model::PythonFacts>(model::read_python_facts(*doc->source));
       break;
     }
     case parse::Format::Shell: {
@@ -404,7 +402,10 @@ std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::D
       doc->explicitly_named = true;
       return doc;
     }
-    return read_document(path, true, options.overlay);
+    bool from_disk = false;
+    std::unique_ptr<model::Document> doc = read_document(path, true, options.overlay, &from_disk);
+    if (from_disk) doc->source->release(kMaxFileBytes);  // as a document of the run (streaming), read again on use
+    return doc;
   });
   const std::size_t batch = std::max<std::size_t>(64, std::size_t{16} * jobs);
   std::vector<model::Launch> kept_alone;
@@ -416,6 +417,10 @@ std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::D
     const bool bound = &kept == &kept_bound;
     std::size_t& seen = bound ? bound_seen : alone_seen;
     parallel_for(launches.size(), jobs, [&](std::size_t i) { check(launches[i], std::make_pair(bound, seen + i)); });
+    // The texts the launch rules read (snippets, a second look at a script) are given back: read again when needed.
+    for (const model::Launch& l : launches) {
+      for (const model::Document* d : l.documents) d->source->release_again();
+    }
     seen += launches.size();
     if (options.keep_launches) std::move(launches.begin(), launches.end(), std::back_inserter(kept));
     launches.clear();

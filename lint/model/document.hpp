@@ -1,6 +1,7 @@
 // One input file after loading: what kind of launch file it is and its parsed content.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,7 +34,7 @@ struct Document {
   parse::Format format = parse::Format::Other;
   DocKind kind = DocKind::Unknown;
   parse::ConfigDocument config;         ///< YAML / JSON / TOML
-  std::optional<PythonFacts> python;    ///< Python
+  std::unique_ptr<PythonFacts> python;  ///< Python (on the heap: most documents are not parsed Python)
   std::vector<parse::LaunchCommand> launch_commands;  ///< a launch script's launch commands, in order
   std::vector<parse::ParseError> shell_errors;        ///< why a launch script could not be read for commands
   std::optional<std::string> read_error;  ///< LL002: why the file could not be read

@@ -49,12 +49,14 @@ bool contains(const std::string_view (&list)[N], std::string_view s) {
 }  // namespace
 
 bool python_call_read_by_name(const PyCall& c) {
-  const std::string_view name = c.name;
+  return python_call_read_by_name(c.name, c.callee);
+}
+
+bool python_call_read_by_name(std::string_view name, std::string_view callee) {
   if (contains(kNames, name)) return true;
   for (std::string_view s : kSuffixes) {
     if (name.ends_with(s)) return true;
   }
-  const std::string_view callee = c.callee;
   for (std::string_view p : kCalleePrefixes) {
     if (callee.starts_with(p)) return true;
   }

@@ -18,6 +18,8 @@ bool python_call_read(const PyCall& c);
 
 /// python_call_read by the name and callee alone, before the arguments are known.
 bool python_call_read_by_name(const PyCall& c);
+/// The same for a call's `name` (the last component of `callee`) and `callee`, before its PyCall is built.
+bool python_call_read_by_name(std::string_view name, std::string_view callee);
 
 /// The keyword argument that makes any call read (`get_peft_model`-like helpers that take `peft_config=`).
 inline constexpr std::string_view kReadKeyword = "peft_config";
@@ -27,8 +29,9 @@ inline constexpr std::string_view kReadKeyword = "peft_config";
 bool python_attribute_assignment_read(const PyAttributeAssignment& a);
 
 /// From this size on (0, every file, unless a test changed it), read_python_facts keeps of the calls only those
-/// python_call_read accepts, and the first call of each other callee without its arguments (what "is X called at
-/// all" asks: the binder's imports); of the attribute assignments, those python_attribute_assignment_read accepts.
+/// python_call_read accepts, and of the others only which imports they call (PythonFacts::called_imports: what "is
+/// X called at all" asks, the binder's imports); of the attribute assignments, those python_attribute_assignment_read
+/// accepts.
 /// A repository's thousands of model and utility files then cost a few hundred bytes of facts each
 /// (docs/limits.md "Memory").
 std::size_t python_read_calls_only_from();

@@ -56,6 +56,14 @@ std::vector<const PyCall*> PythonFacts::calls_named(std::string_view name) const
   return out;
 }
 
+bool PythonFacts::calls_into(std::string_view qualified) const {
+  if (std::binary_search(called_imports.begin(), called_imports.end(), qualified)) return true;
+  return std::any_of(calls.begin(), calls.end(), [qualified](const PyCall& c) {
+    const std::string_view callee = c.callee;
+    return callee.starts_with(qualified) && (callee.size() == qualified.size() || callee[qualified.size()] == '.');
+  });
+}
+
 namespace {
 
 /// Expression nesting (and name-to-definition hops) beyond this gives Unknown: it bounds the native stack
@@ -737,6 +745,7 @@ class Extractor {
     if (!read_only_) facts.calls.reserve(pending_calls_.size());
     add_pending(facts);
     if (read_only_) facts.calls.shrink_to_fit();
+    facts.called_imports = called_imports();
     facts.classes = std::move(classes_);
     facts.imports = std::map<std::string, std::string>(std::make_move_iterator(imports_.begin()),
                                                        std::make_move_iterator(imports_.end()));
@@ -757,7 +766,7 @@ class Extractor {
     if (stale_) {
       facts.calls.clear();
       facts.attribute_assignments.clear();
-      callees_seen_.clear();
+      callees_left_.clear();
       classes_.clear();
       for (auto& [name, b] : scopes_[0].names) {
         b.state = Binding::State::Unresolved;
@@ -771,6 +780,7 @@ class Extractor {
     }
     if (order_sensitive_ || value_spent_ > value_budget_) return std::nullopt;
     if (read_only_) facts.calls.shrink_to_fit();
+    facts.called_imports = called_imports();
     facts.classes = std::move(classes_);
     facts.imports = std::map<std::string, std::string>(std::make_move_iterator(imports_.begin()),
                                                        std::make_move_iterator(imports_.end()));
@@ -778,20 +788,22 @@ class Extractor {
   }
 
  private:
-  /// The facts of the pending calls and attribute assignments, of those kept (keep_only_read).
+  /// The facts of the pending calls and attribute assignments, of those kept (keep_only_read). A call nothing
+  /// reads is not built: only its callee is noted (callees_left_), for called_imports().
   void add_pending(PythonFacts& facts) {
     for (const Pending& p : pending_calls_) {
-      PyCall call = call_without_arguments(p);
-      if (read_only_ && !python_call_read_by_name(call) && !arguments_may_be_read(p)) {
-        // Nothing reads its arguments: the first call of its callee is kept without them, to say that it is called.
-        if (callees_seen_.insert(call.callee).second) facts.calls.push_back(std::move(call));
-        continue;
+      if (read_only_) {
+        std::string callee = callee_of(launchlint_child_by_field_id(p.node, g_.f_function), p.scope, false).qualified;
+        if (!python_call_read_by_name(last_component(callee), callee) && !arguments_may_be_read(p)) {
+          callees_left_.insert(std::move(callee));
+          continue;
+        }
       }
+      PyCall call = call_without_arguments(p);
       add_arguments(p, call);
       if (read_only_ && !python_call_read(call)) {
-        if (!callees_seen_.insert(call.callee).second) continue;
-        // Kept only to say that the callee is called: nothing reads its arguments.
-        call.args = std::vector<PyArg>();
+        callees_left_.insert(std::move(call.callee));
+        continue;
       }
       facts.calls.push_back(std::move(call));
     }
@@ -800,6 +812,25 @@ class Extractor {
       if (!a) continue;
       facts.attribute_assignments.push_back(std::move(*a));
     }
+  }
+
+  /// The qualified names of imports_ that a call left out calls (the name itself or something under it), sorted:
+  /// each callee's dotted prefixes are looked up, so the cost is the callees' length, not callees times imports.
+  [[nodiscard]] std::vector<std::string> called_imports() const {
+    if (callees_left_.empty()) return {};
+    std::unordered_set<std::string_view> qualified;
+    for (const auto& [local, q] : imports_) qualified.insert(q);
+    std::vector<std::string> out;
+    for (const std::string& callee : callees_left_) {
+      for (std::size_t end = callee.find('.');; end = callee.find('.', end + 1)) {
+        const std::string_view prefix = std::string_view(callee).substr(0, end);
+        if (qualified.count(prefix) != 0) out.emplace_back(prefix);
+        if (end == std::string::npos) break;
+      }
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
   }
 
   // ---- pieces ----
@@ -1274,12 +1305,13 @@ class Extractor {
     std::string receiver;
     bool dotted = false;  ///< a name or dotted chain, as opposed to a method of a computed object
   };
-  Callee callee_of(TSNode function, int scope) {
+  /// The callee of a call; its receiver only when `with_receiver`.
+  Callee callee_of(TSNode function, int scope, bool with_receiver = true) {
     Callee c;
     if (auto parts = dotted_parts(function)) {
       c.qualified = qualify(parts->all(), scope);
       c.dotted = true;
-      if (parts->size() > 1) c.receiver = join(parts->all(), parts->size() - 1);
+      if (with_receiver && parts->size() > 1) c.receiver = join(parts->all(), parts->size() - 1);
     } else if (is(function, g_.attribute)) {
       c.qualified = text(launchlint_child_by_field_id(function, g_.f_attribute));
     }
@@ -1747,7 +1779,7 @@ class Extractor {
   std::unordered_set<std::string_view> observed_;
   bool stale_ = false;
   bool read_only_ = false;                        ///< keep_only_read()
-  std::unordered_set<std::string> callees_seen_;  ///< keep_only_read(): the callees of the calls seen so far
+  std::unordered_set<std::string> callees_left_;  ///< keep_only_read(): the callees of the calls left out
   const Grammar& g_;
   Positions positions_;
   ChildReader kids_;

@@ -64,7 +64,13 @@ struct PythonFacts {
   std::vector<PyClass> classes;  ///< in source order
   std::vector<PyAttributeAssignment> attribute_assignments;
   std::map<std::string, std::string> imports;  ///< local name -> qualified name
+  /// Qualified names of `imports` called by a call that `calls` leaves out (keep_only_read: nothing reads its
+  /// name, callee or arguments), sorted: with `calls`, what tells whether an imported module is called at all.
+  std::vector<std::string> called_imports;
   std::vector<parse::ParseError> syntax_errors;
+
+  /// Whether a call calls the imported `qualified` name or something under it (`qualified.x`).
+  [[nodiscard]] bool calls_into(std::string_view qualified) const;
 
   /// Calls whose resolved short name is `name` (after import aliases).
   [[nodiscard]] std::vector<const PyCall*> calls_named(std::string_view name) const;

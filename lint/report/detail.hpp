@@ -54,6 +54,8 @@ const std::vector<rule::Diagnostic>& diagnostics_of(const ReportInput& in);
 
 /// The source of `path`, or nullptr.
 const source::SourceFile* find_source(const ReportInput& in, const std::string& path);
+/// Gives back the text of `path` that find_source read again (SourceFile::release_again), once nothing uses it.
+void release_source(const ReportInput& in, const std::string& path);
 
 /// One source line prepared for display: tabs expanded to tab stops, unsafe characters replaced.
 struct DisplayLine {

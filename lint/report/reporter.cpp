@@ -284,6 +284,11 @@ const source::SourceFile* find_source(const ReportInput& in, const std::string& 
   return it->second.get();
 }
 
+void release_source(const ReportInput& in, const std::string& path) {
+  if (in.sources == nullptr) return;
+  if (const auto it = in.sources->find(path); it != in.sources->end()) it->second->release_again();
+}
+
 std::size_t DisplayLine::offset(std::uint32_t column) const {
   if (columns.empty()) return 0;
   if (column == 0) return columns.front();

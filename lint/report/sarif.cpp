@@ -178,8 +178,8 @@ RuleIndex build_rules(const ReportInput& in) {
       const std::string code(info.code);
       if (out.index.contains(code)) continue;  // rules[] must not hold duplicates
       out.index.emplace(code, out.index.size());
-      out.rules.push(rule_json(info.code, info.slug, info.area, info.default_severity, info.summary(), info.doc,
-                               in.docs_url));
+      out.rules.push(
+          rule_json(info.code, info.slug, info.area, info.default_severity, info.summary(), info.doc, in.docs_url));
     }
   }
   for (const auto& d : detail::diagnostics_of(in)) {
@@ -201,6 +201,7 @@ class LineHashes {
     if (it == cache_.end()) {
       const auto* file = detail::find_source(in_, path);
       it = cache_.emplace(path, file != nullptr ? detail::line_hashes(file->text()) : std::vector<std::string>{}).first;
+      detail::release_source(in_, path);  // read again only for a fix's regions
     }
     const std::size_t index = line == 0 ? 0 : line - 1;
     return index < it->second.size() ? it->second[index] : std::string{};

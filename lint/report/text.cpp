@@ -122,12 +122,15 @@ void write_summary(std::ostream& out, const Painter& p, const detail::Counts& co
 void write_text(std::ostream& out, const ReportInput& in) {
   const Painter p(in.color);
   const auto& diagnostics = detail::diagnostics_of(in);
-  // Findings are rendered a block at a time, the blocks in parallel (reading a file again for its snippets and
-  // laying them out is most of a report's cost), then written in order: the same bytes whatever `jobs` is.
+  // Findings are rendered a block at a time, the blocks of a round in parallel (reading a file again for its
+  // snippets and laying them out is most of a report's cost), then written in order: the same bytes whatever `jobs`
+  // is. The texts a round read are given back before the next (read again if a later round quotes the same file),
+  // so the report holds a few files' texts, not those of every file with a finding.
   constexpr std::size_t kBlock = 64;
-  std::vector<std::string> blocks((diagnostics.size() + kBlock - 1) / kBlock);
   const unsigned jobs = in.jobs != 0 ? in.jobs : std::max(1U, std::thread::hardware_concurrency());
-  driver::parallel_region(blocks.size(), jobs, [&](std::size_t b) {
+  const std::size_t round = std::size_t{4} * jobs;
+  std::vector<std::string> blocks(round);
+  const auto render = [&](std::size_t b) {
     std::ostringstream block;
     for (std::size_t i = b * kBlock; i < std::min(diagnostics.size(), (b + 1) * kBlock); ++i) {
       const auto& d = diagnostics[i];
@@ -144,9 +147,21 @@ void write_text(std::ostream& out, const ReportInput& in) {
         }
       }
     }
-    blocks[b] = std::move(block).str();
-  });
-  for (const std::string& b : blocks) out << b;
+    return std::move(block).str();
+  };
+  const std::size_t block_count = (diagnostics.size() + kBlock - 1) / kBlock;
+  for (std::size_t from = 0; from < block_count; from += round) {
+    const std::size_t n = std::min(round, block_count - from);
+    driver::parallel_region(n, jobs, [&](std::size_t k) { blocks[k] = render(from + k); });
+    for (std::size_t k = 0; k < n; ++k) {
+      out << blocks[k];
+      std::string().swap(blocks[k]);
+    }
+    for (std::size_t i = from * kBlock; i < std::min(diagnostics.size(), (from + n) * kBlock); ++i) {
+      detail::release_source(in, diagnostics[i].path);
+      for (const auto& rel : diagnostics[i].related) detail::release_source(in, rel.path);
+    }
+  }
   write_summary(out, p, detail::count(diagnostics), !diagnostics.empty());
 }
 

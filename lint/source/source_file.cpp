@@ -10,7 +10,9 @@
 namespace lint::source {
 
 namespace {
-bool is_continuation(unsigned char c) { return (c & 0xC0U) == 0x80U; }
+bool is_continuation(unsigned char c) {
+  return (c & 0xC0U) == 0x80U;
+}
 }  // namespace
 
 std::uint32_t count_code_points(std::string_view text) {
@@ -94,6 +96,16 @@ void SourceFile::release(std::uintmax_t max_bytes) const {
   released_size_ = text_.size();
   released_hash_ = std::hash<std::string_view>{}(text_);
   max_bytes_ = max_bytes;
+  std::string().swap(text_);
+  std::vector<std::size_t>().swap(line_starts_);
+  std::vector<std::uint32_t>().swap(block_columns_);
+  released_.store(true, std::memory_order_release);
+}
+
+void SourceFile::release_again() const {
+  const std::lock_guard<std::mutex> lock(reload_mutex_);
+  if (max_bytes_ == 0 || changed_ || released_.load(std::memory_order_relaxed)) return;
+  // Unchanged: released_size_ and released_hash_ (or expected_sha256_) still describe the text.
   std::string().swap(text_);
   std::vector<std::size_t>().swap(line_starts_);
   std::vector<std::uint32_t>().swap(block_columns_);

@@ -1,9 +1,9 @@
 // Source text with a line index: the one place where byte offsets become 1-based line/column positions.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -58,6 +58,9 @@ class SourceFile {
   /// Drops the text and the line index of a file whose text is the content of `path` on disk (after a UTF-8 BOM,
   /// which is skipped again on reload); they are read again, up to `max_bytes`, when next needed.
   void release(std::uintmax_t max_bytes) const;
+  /// Gives back again the text and index of a released file that a later use read back (a launch rule's snippet):
+  /// nothing for a file never released or one changed since. Only while no one holds a reference to the text.
+  void release_again() const;
   /// A file not read yet: read on first use, and its text kept only if its bytes (BOM included) have the SHA-256
   /// `sha256` (the result cache answers with these: lint/driver/cache.hpp).
   static std::shared_ptr<const SourceFile> deferred(std::string path, std::string sha256, std::uintmax_t max_bytes);

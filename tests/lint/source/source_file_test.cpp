@@ -1,8 +1,12 @@
 #include "lint/source/source_file.hpp"
 
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <ctime>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "tests/support/reader_test_support.hpp"
@@ -126,9 +130,15 @@ TEST_CASE("SourceFile: positions on long lines match a plain count and stay chea
     for (int i = 0; i < 20000; ++i) {
       seed = seed * 1103515245U + 12345U;
       switch ((seed >> 16U) % 4U) {
-        case 0: text += "\xC3\xA9"; break;
-        case 1: text += "\xF0\x9F\x98\x80"; break;
-        default: text += 'a'; break;
+        case 0:
+          text += "\xC3\xA9";
+          break;
+        case 1:
+          text += "\xF0\x9F\x98\x80";
+          break;
+        default:
+          text += 'a';
+          break;
       }
     }
     text += line == 1 && crlf ? "\r\n" : "\n";
@@ -160,4 +170,31 @@ TEST_CASE("SourceFile: positions on long lines match a plain count and stay chea
   for (std::size_t byte = 0; byte < wide.text().size(); byte += 16) sum += wide.position_at(byte).column;
   CHECK(sum > 0);
   CHECK(lint::testing::cpu_seconds_since(start) < 1.0 * lint::testing::kTimeFactor);
+}
+
+TEST_CASE("SourceFile: release_again gives back a text read back, never one that is not on disk", "[source]") {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("launchlint-release-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "train.py").string();
+  { std::ofstream(path) << "import torch\nprint(1)\n"; }
+  const SourceFile file(path, "import torch\nprint(1)\n");
+  file.release_again();  // never released: kept
+  CHECK(file.text() == "import torch\nprint(1)\n");
+  file.release(1024);
+  CHECK(file.text() == "import torch\nprint(1)\n");  // read back
+  file.release_again();
+  CHECK(at(file, 13) == "2:1");  // read back again, with its line index
+  CHECK(file.unchanged());
+  { std::ofstream(path) << "changed\n"; }
+  file.release_again();
+  CHECK(file.text().empty());  // read back: no longer the content the facts came from
+  CHECK_FALSE(file.unchanged());
+  file.release_again();  // changed: nothing to give back, and it stays so
+  CHECK_FALSE(file.unchanged());
+
+  const SourceFile overlay(path, "unsaved buffer\n");  // an editor's text, never released
+  overlay.release_again();
+  CHECK(overlay.text() == "unsaved buffer\n");
+  std::filesystem::remove_all(dir);
 }
