@@ -83,15 +83,15 @@ class SlurmNodesVsLauncherNodes final : public rule::Rule {
     std::string msg;
     if (nodes.value > ln->nodes && shared_c10d_rendezvous(l)) {
       // One c10d rendezvous for every node (`--rdzv_backend c10d --rdzv_endpoint host:port`): it admits
-      // `--nnodes` nodes; the launchers of the other nodes wait to join and never train.
+      // `--nnodes` nodes; the launchers of the other nodes wait to join a later round and do not train.
       msg = alloc + " allocates " + std::to_string(nodes.value) + " nodes and srun starts the launcher on each, but " +
             ln->written + " counts " + std::to_string(ln->nodes) + ": the shared c10d rendezvous admits " +
             std::to_string(ln->nodes) + " node" + (ln->nodes == 1 ? "" : "s") +
             (nodes.value - ln->nodes == 1
-                 ? std::string(" and the launcher of the other node waits")
-                 : " and the launchers of the other " + std::to_string(nodes.value - ln->nodes) + " nodes wait") +
-            " to join a later round (their GPUs stay idle). Make the launcher's node count " +
-            std::to_string(nodes.value) + " (`--nnodes $SLURM_NNODES`).";
+                 ? std::string(" and the launcher of the other node waits to join a later round (its GPUs stay idle)")
+                 : " and the launchers of the other " + std::to_string(nodes.value - ln->nodes) +
+                       " nodes wait to join a later round (their GPUs stay idle)") +
+            ". Make the launcher's node count " + std::to_string(nodes.value) + " (`--nnodes $SLURM_NNODES`).";
     } else if (nodes.value > ln->nodes) {
       msg = alloc + " allocates " + std::to_string(nodes.value) + " nodes and srun starts the launcher on each, but " +
             ln->written + " counts " + std::to_string(ln->nodes) + ": the nodes do not form one run; each group of " +

@@ -209,7 +209,7 @@ TEST_CASE("python_reader: a notebook export's shell escapes and magics are not s
   const SourceFile notebook("nb.py", "# Databricks notebook source\n" + body);
   const PythonTree t = PythonTree::parse(notebook);
   REQUIRE(t.errors().size() == 1);
-  CHECK(t.errors().front().region.begin.line == 9);
+  CHECK(t.errors().front().region.begin.line == 8);
   // Percent cells (jupytext / VS Code) likewise.
   const SourceFile cells("cells.py", "# %%\n" + body.substr(0, body.size() - 7));
   CHECK(PythonTree::parse(cells).errors().empty());

@@ -168,7 +168,8 @@ TEST_CASE("an unquoted expansion holding several words is split: `-m module` bef
   REQUIRE(c.script_args.size() == 2);
   CHECK(c.script_args[1].text == "data.train_batch_size=96");
   // Quoted, the same value stays one word.
-  const LaunchCommand& q = only(commands("OPTS=\"a b\"\npython train.py \"$OPTS\"\n"));
+  const auto quoted = commands("OPTS=\"a b\"\npython train.py \"$OPTS\"\n");
+  const LaunchCommand& q = only(quoted);
   REQUIRE(q.script_args.size() == 1);
   CHECK(q.script_args[0].text == "a b");
 }
@@ -192,18 +193,21 @@ TEST_CASE("files the script writes before a command are listed with it") {
 }
 
 TEST_CASE("a word of unknown value before the script holds launcher flags: `torchrun $DISTRIBUTED_ARGS train.py`") {
-  const LaunchCommand& c =
-      only(commands("GPUS=$(nvidia-smi -L | wc -l)\nDISTRIBUTED_ARGS=\"--nproc_per_node $GPUS --nnodes 1\"\n"
-                    "torchrun $DISTRIBUTED_ARGS finetune.py --deepspeed ds.json\n"));
+  const auto cmds = commands(
+      "GPUS=$(nvidia-smi -L | wc -l)\nDISTRIBUTED_ARGS=\"--nproc_per_node $GPUS --nnodes 1\"\n"
+      "torchrun $DISTRIBUTED_ARGS finetune.py --deepspeed ds.json\n");
+  const LaunchCommand& c = only(cmds);
   CHECK(c.opaque_launcher_args);
   REQUIRE(c.script);
   CHECK(c.script->text == "finetune.py");
   REQUIRE(c.script_args.size() == 2);
   // accelerate reads every flag: the unknown word stays where it was.
-  const LaunchCommand& a = only(commands("accelerate launch $ARGS train.py\n"));
+  const auto acc = commands("accelerate launch $ARGS train.py\n");
+  const LaunchCommand& a = only(acc);
   CHECK_FALSE(a.opaque_launcher_args);
   // Known, the same variable is split into flags.
-  const LaunchCommand& k = only(commands("ARGS=\"--nproc_per_node 4\"\ntorchrun $ARGS train.py\n"));
+  const auto known = commands("ARGS=\"--nproc_per_node 4\"\ntorchrun $ARGS train.py\n");
+  const LaunchCommand& k = only(known);
   CHECK_FALSE(k.opaque_launcher_args);
   REQUIRE(find_flag(k, "nproc_per_node") != nullptr);
 }
