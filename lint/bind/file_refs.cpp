@@ -144,8 +144,13 @@ FileRefs referenced_files(const model::Document& script_doc, const parse::Launch
       a != nullptr && a->value && !a->value->text.starts_with("{"))
     add(refs.trainer_fsdp_config, *a->value, "Trainer fsdp_config");
   for (const char* name : {"deepspeed", "deepspeed_config"}) {
-    if (const parse::ScriptArg* a = parse::find_arg(args, name); a != nullptr && a->value)
-      add(refs.deepspeed, *a->value, "DeepSpeed config");
+    const parse::ScriptArg* a = parse::find_arg(args, name);
+    if (a == nullptr || !a->value) continue;
+    // A bare name (no folder, no extension) is a preset of the script's own, not a file: ms-swift's `--deepspeed
+    // zero2` is its packaged `swift/config/zero2.json` (swift/arguments/sft_args.py, `_init_deepspeed`).
+    const std::string& v = a->value->text;
+    if (a->value->known && !v.empty() && v.find_first_of("/.{") == std::string::npos) continue;
+    add(refs.deepspeed, *a->value, "DeepSpeed config");
   }
   // A YAML of TrainingArguments fields given to the script: positionally (HfArgumentParser.parse_yaml_file on
   // sys.argv[1]) or with TRL's `--config`.

@@ -444,6 +444,7 @@ std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::D
   std::vector<model::BoundInputs> bound(commands.size());
   for (std::size_t i = 0; i < commands.size(); ++i) bound[i] = bind::bind_command(docs, commands[i], refs[i]);
   refs = {};
+  model::count_binding_launches(bound);
   std::set<const model::Document*> in_bound;
   for (std::size_t from = 0; from < bound.size(); from += batch) {
     const std::size_t n = std::min(batch, bound.size() - from);

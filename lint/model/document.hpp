@@ -15,16 +15,16 @@ namespace lint::model {
 
 /// What a file is, decided by content (keys, names), not only by its name.
 enum class DocKind : std::uint8_t {
-  Unknown,            ///< not a launch file: skipped quietly
-  AccelerateConfig,   ///< accelerate `--config_file` YAML or JSON
-  TrainerFsdpConfig,  ///< HF Trainer `fsdp_config` JSON
-  DeepSpeedConfig,    ///< DeepSpeed JSON
-  TorchtitanConfig,   ///< torchtitan job TOML (v0.2.x)
-  AxolotlConfig,      ///< axolotl-style YAML
-  LlamaFactoryConfig, ///< LLaMA-Factory training YAML (`llamafactory-cli train x.yaml`)
-  TrainerArgsConfig,  ///< TrainingArguments fields in YAML, read by HfArgumentParser.parse_yaml_file / TRL --config
-  PythonScript,       ///< a Python training script
-  LaunchScript,       ///< a shell script / Makefile with launch commands
+  Unknown,             ///< not a launch file: skipped quietly
+  AccelerateConfig,    ///< accelerate `--config_file` YAML or JSON
+  TrainerFsdpConfig,   ///< HF Trainer `fsdp_config` JSON
+  DeepSpeedConfig,     ///< DeepSpeed JSON
+  TorchtitanConfig,    ///< torchtitan job TOML (v0.2.x)
+  AxolotlConfig,       ///< axolotl-style YAML
+  LlamaFactoryConfig,  ///< LLaMA-Factory training YAML (`llamafactory-cli train x.yaml`)
+  TrainerArgsConfig,   ///< TrainingArguments fields in YAML, read by HfArgumentParser.parse_yaml_file / TRL --config
+  PythonScript,        ///< a Python training script
+  LaunchScript,        ///< a shell script / Makefile with launch commands
 };
 
 std::string_view to_string(DocKind kind);
@@ -33,15 +33,20 @@ struct Document {
   source::SourcePtr source;
   parse::Format format = parse::Format::Other;
   DocKind kind = DocKind::Unknown;
-  parse::ConfigDocument config;         ///< YAML / JSON / TOML
-  std::unique_ptr<PythonFacts> python;  ///< Python (on the heap: most documents are not parsed Python)
+  parse::ConfigDocument config;                       ///< YAML / JSON / TOML
+  std::unique_ptr<PythonFacts> python;                ///< Python (on the heap: most documents are not parsed Python)
   std::vector<parse::LaunchCommand> launch_commands;  ///< a launch script's launch commands, in order
   std::vector<parse::ParseError> shell_errors;        ///< why a launch script could not be read for commands
-  std::optional<std::string> read_error;  ///< LL002: why the file could not be read
-  bool outside_project = false;           ///< a reference outside the project boundary: not read (LL002, info)
-  source::Region read_error_region;       ///< where (invalid UTF-8: the first bad byte); invalid = whole file
-  bool report_parse_errors = false;       ///< parse errors are findings (a launch file, or named explicitly)
-  bool explicitly_named = false;          ///< given on the command line rather than found in a directory
+  std::optional<std::string> read_error;              ///< LL002: why the file could not be read
+  bool outside_project = false;      ///< a reference outside the project boundary: not read (LL002, info)
+  source::Region read_error_region;  ///< where (invalid UTF-8: the first bad byte); invalid = whole file
+  bool report_parse_errors = false;  ///< parse errors are findings (a launch file, or named explicitly)
+  bool explicitly_named = false;     ///< given on the command line rather than found in a directory
+  /// Set while binding, before any launch is resolved: how many launch commands bind this file, and how many of
+  /// those start one process by their own flags (model::single_process_command). A config that a larger launch
+  /// shares is not judged by a single-process launch alone.
+  int bound_launches = 0;
+  int bound_single_process_launches = 0;
 
   [[nodiscard]] const std::string& path() const { return source->path(); }
   /// Parse errors of whichever loader ran (LL001).

@@ -1,6 +1,7 @@
 #include "lint/model/query.hpp"
 
 #include "lint/model/accelerate/schema.hpp"
+#include "lint/model/resolve.hpp"
 
 namespace lint::model::query {
 
@@ -120,6 +121,18 @@ const Document* training_script(const Launch& launch) {
 
 const parse::LaunchCommand* launch_command(const Launch& launch) {
   return launch.command ? &*launch.command : nullptr;
+}
+
+bool shared_with_larger_launch(const Launch& launch, std::string_view path) {
+  for (const Document* d : launch.documents) {
+    if (d->path() != path) continue;
+    const bool counted = launch.command.has_value() && !launch.per_file;
+    const bool single = counted && single_process_command(*launch.command);
+    const int others = d->bound_launches - (counted ? 1 : 0);
+    const int others_single = d->bound_single_process_launches - (single ? 1 : 0);
+    return others > others_single;
+  }
+  return false;
 }
 
 }  // namespace lint::model::query

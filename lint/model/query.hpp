@@ -46,6 +46,9 @@ const Document* deepspeed_config(const Launch& launch);
 const Document* training_script(const Launch& launch);
 /// The launch command, when the launch has one (not for a file linted alone).
 const parse::LaunchCommand* launch_command(const Launch& launch);
+/// True when the launch's file at `path` is also bound by another launch command that may start more than one process
+/// (its count above 1 or not known from the command): the file serves that launch too.
+bool shared_with_larger_launch(const Launch& launch, std::string_view path);
 
 }  // namespace lint::model::query
 

@@ -1,10 +1,12 @@
 #include "lint/model/resolve.hpp"
 
+#include <set>
 #include <string>
 
 #include "lint/model/accelerate/launcher.hpp"
 #include "lint/model/accelerate/schema.hpp"
 #include "lint/model/axolotl/axolotl.hpp"
+#include "lint/model/deepspeed/deepspeed.hpp"
 #include "lint/model/llamafactory/llamafactory.hpp"
 #include "lint/model/precedence.hpp"
 #include "lint/model/script.hpp"
@@ -83,6 +85,34 @@ Launch resolve_file(const Document& doc) {
       break;
   }
   return l;
+}
+
+bool single_process_command(const parse::LaunchCommand& cmd) {
+  std::optional<std::int64_t> ws;
+  if (cmd.tool == LaunchTool::Python) {
+    if (cmd.spawner.empty()) ws = 1;
+  } else if (cmd.tool == LaunchTool::Torchrun) {
+    ws = torch::torchrun_world_size(cmd);
+  } else if (cmd.tool == LaunchTool::DeepSpeed) {
+    ws = deepspeed::launcher_world_size(cmd);
+  }
+  return ws == std::optional<std::int64_t>(1);
+}
+
+void count_binding_launches(const std::vector<BoundInputs>& bound) {
+  for (const BoundInputs& in : bound) {
+    if (in.command == nullptr) continue;
+    const bool single = single_process_command(*in.command);
+    std::set<const Document*> seen;
+    for (const Document* d : {in.accelerate_config, in.python, in.trainer_fsdp_config, in.deepspeed, in.torchtitan,
+                              in.axolotl, in.llamafactory, in.trainer_args}) {
+      if (d == nullptr || !seen.insert(d).second) continue;
+      // Binding runs on one thread and the counts are written before any launch is resolved or read.
+      auto* m = const_cast<Document*>(d);
+      ++m->bound_launches;
+      if (single) ++m->bound_single_process_launches;
+    }
+  }
 }
 
 Launch resolve_bound(const BoundInputs& in) {

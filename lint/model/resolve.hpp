@@ -35,6 +35,14 @@ struct BoundInputs {
 /// default > inherited environment (for the keys the launcher leaves unset) > plugin default.
 Launch resolve_bound(const BoundInputs& in);
 
+/// True when the command starts one process by its own flags: plain `python` (no srun/mpirun before it), `torchrun`
+/// or `deepspeed` whose counts come to 1. False when it may start more or the count is not known from the command.
+bool single_process_command(const parse::LaunchCommand& cmd);
+
+/// Counts, on each file a bound command names, the commands that bind it and those that start one process
+/// (Document::bound_launches, bound_single_process_launches). Runs once, after binding and before resolving.
+void count_binding_launches(const std::vector<BoundInputs>& bound);
+
 /// Canonical value of one accelerate fsdp_config entry as accelerate parses it (`SHARD_GRAD_OP` for `2` or
 /// `shard_grad_op`, booleans from truth strings, versions as ints). Values accelerate would reject are returned
 /// as written, so rules can report them.

@@ -427,6 +427,41 @@ std::optional<std::string> normalise_lone_cr(const std::string& text) {
   return copy;
 }
 
+/// A notebook exported as a Python file: Databricks' source format (its first line is `# Databricks notebook
+/// source`) or percent cells (`# %%`, Jupyter / VS Code / jupytext), whose first cell marker comes after at most a
+/// short header. Only the head of the file is read: every Python file passes here.
+bool notebook_export(std::string_view text) {
+  if (text.starts_with("# Databricks notebook source") || text.starts_with("# %%")) return true;
+  return text.substr(0, 4096).find("\n# %%") != std::string_view::npos;
+}
+
+/// The copy tree-sitter reads: lone CRs as LFs (normalise_lone_cr) and, in a notebook export, IPython's shell escapes
+/// and magics at the start of a line (`!deepspeed --num_gpus 8 \` with its continuation lines, `%pip install x`)
+/// blanked: IPython runs them, Python cannot parse them. The length is unchanged, so offsets index the original.
+std::optional<std::string> normalise_for_parse(const std::string& text) {
+  std::optional<std::string> copy = normalise_lone_cr(text);
+  if (!notebook_export(text)) return copy;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    std::size_t eol = std::min(text.find('\n', i), text.size());
+    if (text[i] == '!' || text[i] == '%') {
+      if (!copy) copy = text;
+      for (;;) {
+        for (std::size_t k = i; k < eol; ++k) {
+          if ((*copy)[k] != '\r') (*copy)[k] = ' ';
+        }
+        std::size_t last = eol;
+        while (last > i && text[last - 1] == '\r') --last;
+        if (eol >= text.size() || last == i || text[last - 1] != '\\') break;
+        i = eol + 1;  // a backslash at the end of the line continues the command
+        eol = std::min(text.find('\n', i), text.size());
+      }
+    }
+    i = eol + 1;
+  }
+  return copy;
+}
+
 /// Deletes a parser on every path out of `parse`.
 struct ParserDeleter {
   void operator()(TSParser* p) const { ts_parser_delete(p); }
@@ -534,7 +569,9 @@ PythonTree PythonTree::parse(const source::SourceFile& file) {
     result.errors_.push_back(ParseError{file.region(0, 0), "file too large to parse (4 GiB or more)"});
     return result;
   }
-  if (auto violation = LimitScanner(text).run()) {
+  const std::optional<std::string> normalised = normalise_for_parse(text);
+  const std::string& input = normalised ? *normalised : text;
+  if (auto violation = LimitScanner(input).run()) {
     const std::size_t at = violation->byte;
     result.errors_.push_back(ParseError{file.region(at, at + 1), std::move(violation->message)});
     return result;
@@ -545,8 +582,6 @@ PythonTree PythonTree::parse(const source::SourceFile& file) {
     result.errors_.push_back(ParseError{file.region(0, 0), "internal error: the Python grammar does not load"});
     return result;
   }
-  const std::optional<std::string> normalised = normalise_lone_cr(text);
-  const std::string& input = normalised ? *normalised : text;
   const std::uint64_t budget = parse_budget_ns(text.size());
   result.tree_ = parse_with_budget(parser, input, budget);
   if (result.tree_ == nullptr) {
@@ -577,9 +612,9 @@ std::optional<PythonPieces> PythonPieces::split(const source::SourceFile& file, 
   const std::string& text = file.text();
   if (text.size() >= std::numeric_limits<std::uint32_t>::max()) return std::nullopt;
   std::vector<std::uint32_t> candidates;
-  if (LimitScanner(text, &candidates).run()) return std::nullopt;
-  PythonPieces pieces(file, normalise_lone_cr(text));
+  PythonPieces pieces(file, normalise_for_parse(text));
   const std::string& input = pieces.normalised_ ? *pieces.normalised_ : text;
+  if (LimitScanner(input, &candidates).run()) return std::nullopt;
   // A line at column 0 continues the statement before it when it is `else`, `elif`, `except` or `finally`, or
   // when the line before it is a decorator.
   pieces.starts_.push_back(0);

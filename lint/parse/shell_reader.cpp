@@ -142,6 +142,8 @@ class Extractor {
         }
       } else if (t == "command") {
         command(s);
+      } else if (t == "file_redirect") {
+        note_written(s);  // `cat > gen.py << EOF` is a redirected statement: its redirect is not in the command
       } else if (t != "comment") {
         // Compound statements: if/for/while/case bodies, functions, lists, pipelines, subshells, redirections.
         const bool nested = t != "redirected_statement" && t != "list" && t != "pipeline";
@@ -273,8 +275,25 @@ class Extractor {
         TSNode value = ts_node_child_by_field_name(ch, "value", 5);
         if (ts_node_is_null(name)) continue;
         prefix_env[std::string(text(name))] = ts_node_is_null(value) ? Word{"", true, region(ch)} : expand(value);
-      } else if (t == "file_redirect" || t == "heredoc_redirect" || t == "herestring_redirect") {
+      } else if (t == "file_redirect") {
+        note_written(ch);
+      } else if (t == "heredoc_redirect" || t == "herestring_redirect") {
         continue;
+      } else if (t == "simple_expansion" || t == "expansion") {
+        // An unquoted expansion is split at blanks (`ENTRY="-m pkg.train"; torchrun $ENTRY args`): one word each.
+        Word w = expand(ch);
+        if (!w.known || w.text.find_first_of(" \t\n") == std::string::npos) {
+          words.push_back(std::move(w));
+          continue;
+        }
+        std::size_t at = 0;
+        while (at < w.text.size()) {
+          const std::size_t b = w.text.find_first_not_of(" \t\n", at);
+          if (b == std::string::npos) break;
+          const std::size_t e = std::min(w.text.find_first_of(" \t\n", b), w.text.size());
+          words.push_back(Word{w.text.substr(b, e - b), true, w.region});
+          at = e;
+        }
       } else {
         words.push_back(expand(ch));
       }
@@ -285,6 +304,18 @@ class Extractor {
       return;
     }
     classify(c, std::move(prefix_env), words);
+  }
+
+  /// `> FILE` / `>> FILE`: the script writes FILE, so a later command may name it though the project has none.
+  void note_written(TSNode r) {
+    const std::string_view t = text(r);
+    const std::size_t op = t.find_first_not_of("0123456789&");
+    if (op == std::string_view::npos || t[op] != '>' || t.substr(op).starts_with(">&")) return;
+    const TSNode dest = ts_node_child_by_field_name(r, "destination", 11);
+    if (ts_node_is_null(dest)) return;
+    Word w = expand(dest);
+    if (w.known && !w.text.empty() && w.text != "/dev/null" && charge(w.text.size()))
+      written_.insert(std::move(w.text));
   }
 
   /// `cd DIR`: later commands run in DIR. `cd "$(dirname "$0")"` (or BASH_SOURCE) is the script's own folder;
@@ -338,6 +369,7 @@ class Extractor {
   void classify(TSNode c, std::map<std::string, Word> prefix_env, const std::vector<Word>& words) {
     // Skip wrappers (srun [opts], exec, time, nohup, env [K=V], CUDA_VISIBLE_DEVICES=.. via prefix) to the launcher.
     std::size_t i = 0;
+    std::string spawner;
     while (i < words.size()) {
       const std::string w = basename(words[i].text);
       if (w == "exec" || w == "time" || w == "nohup" || w == "command") {
@@ -351,6 +383,7 @@ class Extractor {
         }
       } else if (w == "srun" || w == "mpirun" || w == "numactl") {
         // Their options are not modelled: jump to the first launcher word after them.
+        if (w != "numactl") spawner = w;
         ++i;
         while (i < words.size() && !is_launcher_word(words, i)) ++i;
       } else {
@@ -360,6 +393,8 @@ class Extractor {
     if (i >= words.size()) return;
     LaunchCommand lc;
     lc.region = region(c);
+    lc.spawner = std::move(spawner);
+    lc.files_written_before.assign(written_.begin(), written_.end());
     for (const std::string& name : exported_) {
       auto it = vars_.find(name);
       if (it == vars_.end()) continue;
@@ -372,7 +407,7 @@ class Extractor {
     std::size_t rest = i + 1;
     if (base == "accelerate" && rest < words.size() && words[rest].text == "launch") {
       lc.tool = LaunchTool::AccelerateLaunch;
-      split_launcher(words, rest + 1, lc, accelerate_store_true());
+      split_launcher(words, rest + 1, lc, accelerate_store_true(), false);
     } else if (base == "torchrun") {
       lc.tool = LaunchTool::Torchrun;
       split_launcher(words, rest, lc, torchrun_store_true());
@@ -386,7 +421,7 @@ class Extractor {
         split_launcher(words, rest + 2, lc, torchrun_store_true());
       } else if (rest + 1 < words.size() && words[rest].text == "-m" && words[rest + 1].text == "accelerate.commands.launch") {
         lc.tool = LaunchTool::AccelerateLaunch;
-        split_launcher(words, rest + 2, lc, accelerate_store_true());
+        split_launcher(words, rest + 2, lc, accelerate_store_true(), false);
       } else {
         lc.tool = LaunchTool::Python;
         // python [-u] [-O] script.py args | python -m module args
@@ -516,14 +551,26 @@ class Extractor {
 
   /// Launcher flags up to the first positional word (the script); `--flag=value` and `--flag value` forms.
   static void split_launcher(const std::vector<Word>& words, std::size_t i, LaunchCommand& lc,
-                             const std::set<std::string>& store_true) {
+                             const std::set<std::string>& store_true, bool opaque_ok = true) {
     while (i < words.size()) {
       const std::string& t = words[i].text;
       if (t == "--") {
         ++i;
         break;
       }
-      if (!t.starts_with("-") || t == "-") break;
+      if (!t.starts_with("-") || t == "-") {
+        // `torchrun $DISTRIBUTED_ARGS train.py`: a word of unknown value right before the script holds launcher
+        // flags (an unquoted expansion is split into words), which are then not known. Not for accelerate, whose
+        // launch reads every flag.
+        if (opaque_ok && !words[i].known && i + 1 < words.size() && words[i + 1].known &&
+            words[i + 1].text.ends_with(".py")) {
+          lc.launcher_args.push_back(words[i]);
+          lc.opaque_launcher_args = true;
+          ++i;
+          continue;
+        }
+        break;
+      }
       lc.launcher_args.push_back(words[i]);
       const auto eq = t.find('=');
       const bool has_inline = eq != std::string::npos;
@@ -558,6 +605,7 @@ class Extractor {
   std::string_view text_;
   std::map<std::string, Word> vars_;
   std::set<std::string> exported_;
+  std::set<std::string> written_;
   std::vector<LaunchCommand> out_;
   std::size_t expansion_left_;
   bool exhausted_ = false;

@@ -44,14 +44,17 @@ struct Flag {
 
 struct LaunchCommand {
   LaunchTool tool = LaunchTool::Python;
-  source::Region region;                    ///< the whole command
-  std::map<std::string, Word> env;          ///< environment in effect: exported / prefixed variables
-  std::vector<Word> launcher_args;          ///< flags of the launcher, before the script
-  std::vector<Flag> flags;                  ///< the same, grouped
-  std::optional<Word> script;               ///< the training script (or the config for axolotl/llamafactory)
-  std::string subcommand;                   ///< llamafactory-cli: train, chat, webchat, api, export or eval
-  bool module = false;                      ///< `-m module` instead of a script path
-  std::vector<Word> script_args;            ///< arguments after the script
+  source::Region region;              ///< the whole command
+  std::map<std::string, Word> env;    ///< environment in effect: exported / prefixed variables
+  std::vector<Word> launcher_args;    ///< flags of the launcher, before the script
+  std::vector<Flag> flags;            ///< the same, grouped
+  std::optional<Word> script;         ///< the training script (or the config for axolotl/llamafactory)
+  std::string spawner;                ///< `srun` / `mpirun` before the launcher: it may start several copies
+  bool opaque_launcher_args = false;  ///< a word of unknown value among the launcher's flags (`torchrun $ARGS x.py`)
+  std::vector<std::string> files_written_before;  ///< files the script writes earlier (`> f`, `cat > f <<EOF`)
+  std::string subcommand;                         ///< llamafactory-cli: train, chat, webchat, api, export or eval
+  bool module = false;                            ///< `-m module` instead of a script path
+  std::vector<Word> script_args;                  ///< arguments after the script
 };
 
 /// Finds every launch command of a shell script (or a Makefile, whose recipe lines are read as shell).

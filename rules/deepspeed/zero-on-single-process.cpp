@@ -13,6 +13,9 @@ class ZeroOnSingleProcess final : public rule::Rule {
     const model::DeepSpeedState& ds = model::deepspeed_state(l);
     if (!ds.on || !ds.zero_stage || *ds.zero_stage < 1 || *ds.zero_stage > 3 || !ds.stage_site) return;
     if (ds.offload != std::optional<bool>(false)) return;  // offload still saves GPU memory on one GPU
+    // A JSON that a larger launch shares (Qwen's `ds_config_zero2.json`, named by its torchrun scripts and by its
+    // one-GPU script) serves that launch; the one-GPU launch reuses it.
+    if (model::query::shared_with_larger_launch(l, ds.stage_site->path)) return;
     const model::Effective* ws = l.get(model::keys::kWorldSize);
     ctx.report(ds.stage_site->path, ds.stage_site->region,
                "ZeRO stage " + std::to_string(*ds.zero_stage) +

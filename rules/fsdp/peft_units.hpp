@@ -92,7 +92,8 @@ inline std::optional<Site> half_precision_base(const model::Document& doc, const
           ((c.name == "bfloat16" || c.name == "half") && c.args.empty()))
         return Site{doc.path(), c.region};
     }
-    if (c.name != "from_pretrained" || c.callee.find("Peft") != std::string::npos) continue;
+    if (c.name != "from_pretrained" || c.callee.find("Peft") != std::string::npos || c.function != peft.function)
+      continue;
     for (std::string_view k : {"torch_dtype", "dtype"}) {
       const model::PyArg* d = c.keyword(k);
       if (d == nullptr) continue;
@@ -162,7 +163,9 @@ inline std::optional<MixedUnits> through_accelerate(const model::Launch& l, cons
 inline std::optional<MixedUnits> through_torch(const model::Document& doc, const model::PyCall& peft) {
   const model::PythonFacts& py = *doc.python;
   for (const model::PyCall* c : py.calls_named("FullyShardedDataParallel")) {
-    if (c->has_unresolved_unpacking) continue;
+    // A PEFT model and an FSDP wrap in different functions of one file (peft's tests/test_custom_models.py holds
+    // dozens of each) are not known to be the same model.
+    if (c->has_unresolved_unpacking || c->function != peft.function) continue;
     MixedUnits m;
     m.accelerate = false;
     const model::PyArg* policy = c->keyword("auto_wrap_policy");

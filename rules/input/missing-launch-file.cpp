@@ -1,4 +1,5 @@
 // LL006: a launch command names a file that is not found, so the launch is checked without it.
+#include <algorithm>
 #include <filesystem>
 
 #include "lint/bind/file_refs.hpp"
@@ -15,6 +16,9 @@ class MissingLaunchFile final : public rule::Rule {
     const bind::FileRefs refs = bind::referenced_files(*l.command_document, *l.command);
     for (const auto& w : refs.written) {
       if (!w.word.known || w.word.text.empty() || w.word.text.front() == '{' || !w.word.region.valid()) continue;
+      // Written by the script itself before the launch (`cat > get_model.py << EOF ... python get_model.py`).
+      const auto& gen = l.command->files_written_before;
+      if (std::find(gen.begin(), gen.end(), w.word.text) != gen.end()) continue;
       std::error_code ec;
       bool found = false;
       for (const std::string& c : w.candidates) {

@@ -21,6 +21,7 @@ struct LauncherNodes {
 /// torchrun's `--nnodes` (the upper bound of `a:b`), 1 when not given; nullopt when not statically known.
 std::optional<LauncherNodes> torchrun_nodes(const model::Launch& l) {
   const parse::Flag* f = parse::find_flag(*l.command, "nnodes");
+  if (f == nullptr && l.command->opaque_launcher_args) return std::nullopt;  // `torchrun $ARGS`: may hold it
   if (f == nullptr)
     return LauncherNodes{1, "torchrun without `--nnodes` (one node)", l.command_document->path(), l.command->region};
   if (!f->value || !f->value->known) return std::nullopt;
@@ -42,6 +43,15 @@ std::optional<LauncherNodes> accelerate_nodes(const model::Launch& l) {
                                   ? "`--num_machines " + std::to_string(nm->value.integer) + "`"
                                   : "`num_machines: " + std::to_string(nm->value.integer) + "`";
   return LauncherNodes{nm->value.integer, written, s->path, s->region};
+}
+
+/// torchrun with `--rdzv_backend c10d` and a `--rdzv_endpoint`: every node's launcher joins the same rendezvous.
+bool shared_c10d_rendezvous(const model::Launch& l) {
+  if (l.command->tool != parse::LaunchTool::Torchrun) return false;
+  const parse::Flag* backend = parse::find_flag(*l.command, "rdzv_backend");
+  const parse::Flag* endpoint = parse::find_flag(*l.command, "rdzv_endpoint");
+  return backend != nullptr && backend->value && backend->value->known && backend->value->text == "c10d" &&
+         endpoint != nullptr && endpoint->value;
 }
 
 class SlurmNodesVsLauncherNodes final : public rule::Rule {
@@ -71,7 +81,18 @@ class SlurmNodesVsLauncherNodes final : public rule::Rule {
     if (!ln || ln->nodes == nodes.value || nodes.value < 1 || ln->nodes < 1) return;
     const std::string alloc = "`#SBATCH --nodes=" + std::to_string(nodes.value) + "`";
     std::string msg;
-    if (nodes.value > ln->nodes) {
+    if (nodes.value > ln->nodes && shared_c10d_rendezvous(l)) {
+      // One c10d rendezvous for every node (`--rdzv_backend c10d --rdzv_endpoint host:port`): it admits
+      // `--nnodes` nodes; the launchers of the other nodes wait to join a later round and do not train.
+      msg = alloc + " allocates " + std::to_string(nodes.value) + " nodes and srun starts the launcher on each, but " +
+            ln->written + " counts " + std::to_string(ln->nodes) + ": the shared c10d rendezvous admits " +
+            std::to_string(ln->nodes) + " node" + (ln->nodes == 1 ? "" : "s") +
+            (nodes.value - ln->nodes == 1
+                 ? std::string(" and the launcher of the other node waits to join a later round (its GPUs stay idle)")
+                 : " and the launchers of the other " + std::to_string(nodes.value - ln->nodes) +
+                       " nodes wait to join a later round (their GPUs stay idle)") +
+            ". Make the launcher's node count " + std::to_string(nodes.value) + " (`--nnodes $SLURM_NNODES`).";
+    } else if (nodes.value > ln->nodes) {
       msg = alloc + " allocates " + std::to_string(nodes.value) + " nodes and srun starts the launcher on each, but " +
             ln->written + " counts " + std::to_string(ln->nodes) + ": the nodes do not form one run; each group of " +
             std::to_string(ln->nodes) + " trains on its own (the same steps " +

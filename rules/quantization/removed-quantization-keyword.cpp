@@ -1,5 +1,7 @@
 // QNT005: `load_in_8bit=` / `load_in_4bit=` passed to `from_pretrained` where the target transformers no longer
 // takes them (removed in 5.0): the keyword reaches the model's __init__ and raises TypeError.
+#include <cctype>
+
 #include "lint/model/versions.hpp"
 #include "rules/quantization/support.hpp"
 
@@ -18,6 +20,16 @@ bool transformers_loader(const model::PyCall& c) {
   return true;
 }
 
+/// Unsloth's loaders under another name: `from unsloth import FastVisionModel as UnslothModel` (ms-swift picks one of
+/// three such imports per branch, so the name resolves to none of them), `unsloth_model.from_pretrained`.
+bool unsloth_loader(const model::PyCall& c, const model::PythonFacts& py) {
+  const std::string head = c.callee.substr(0, c.callee.find('.'));
+  if (auto it = py.imports.find(head); it != py.imports.end() && it->second.starts_with("unsloth")) return true;
+  std::string lower = head;
+  for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return lower.find("unsloth") != std::string::npos;
+}
+
 class RemovedQuantizationKeyword final : public rule::Rule {
  public:
   void check_document(const model::Document& doc, rule::RuleContext& ctx) const override {
@@ -25,7 +37,7 @@ class RemovedQuantizationKeyword final : public rule::Rule {
     // Removed by huggingface/transformers#41287 for v5.0; the recorded TypeError is transformers 5.17.0.
     if (!model::target_versions().at_least("transformers", {5, 0, 0})) return;
     for (const model::PyCall& c : doc.python->calls) {
-      if (!transformers_loader(c)) continue;
+      if (!transformers_loader(c) || unsloth_loader(c, *doc.python)) continue;
       for (const char* name : {"load_in_8bit", "load_in_4bit"}) {
         const model::PyArg* a = c.keyword(name);
         if (a == nullptr) continue;

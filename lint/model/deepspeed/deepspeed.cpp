@@ -31,7 +31,7 @@ bool looks_like_config(const parse::Node& m) {
 std::optional<std::int64_t> launcher_world_size(const parse::LaunchCommand& cmd) {
   const parse::Flag* n = parse::find_flag(cmd, "num_gpus");
   const parse::Flag* m = parse::find_flag(cmd, "num_nodes");
-  if (n == nullptr || !n->value || parse::find_flag(cmd, "hostfile") != nullptr ||
+  if (cmd.opaque_launcher_args || n == nullptr || !n->value || parse::find_flag(cmd, "hostfile") != nullptr ||
       parse::find_flag(cmd, "include") != nullptr)
     return std::nullopt;
   const auto per = parse::int_of(&*n->value);

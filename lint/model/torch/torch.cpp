@@ -166,6 +166,7 @@ void collect_checkpointing_calls(const Document& doc, const PythonFacts& py, Lau
 }
 
 std::optional<std::int64_t> torchrun_world_size(const LaunchCommand& cmd) {
+  if (cmd.opaque_launcher_args) return std::nullopt;  // `torchrun $ARGS x.py`: the counts may be in $ARGS
   const Flag* n = find_flag(cmd, "nproc_per_node");
   const Flag* m = find_flag(cmd, "nnodes");
   const auto per = n != nullptr && n->value ? int_of(&*n->value) : std::optional<std::int64_t>(1);
@@ -188,7 +189,8 @@ void resolve_launch(const BoundInputs& in, Launch& l) {
   }
   std::optional<std::int64_t> ws;
   if (cmd.tool == LaunchTool::Python) {
-    ws = 1;
+    // `srun --ntasks=N python train.py` / `mpirun -np N python ...` start N copies: the count is theirs.
+    if (cmd.spawner.empty()) ws = 1;
   } else if (cmd.tool == LaunchTool::Torchrun) {
     ws = torchrun_world_size(cmd);
   } else {

@@ -195,3 +195,25 @@ TEST_CASE("python_reader: PythonTree moves", "[python_reader]") {
   CHECK(c.tree() != nullptr);
   CHECK(c.errors().size() == errors);
 }
+
+TEST_CASE("python_reader: a notebook export's shell escapes and magics are not syntax errors", "[python_reader]") {
+  const std::string body =
+      "x = 1\n"
+      "\n"
+      "!deepspeed --num_gpus={n} \\\n"
+      "    --module training.trainer \\\n"
+      "    --epochs 2\n"
+      "%pip install peft\n"
+      "y = (x\n";
+  // Databricks' source format: the escapes are skipped, the real error on the last line stays where it is.
+  const SourceFile notebook("nb.py", "# Databricks notebook source\n" + body);
+  const PythonTree t = PythonTree::parse(notebook);
+  REQUIRE(t.errors().size() == 1);
+  CHECK(t.errors().front().region.begin.line == 8);
+  // Percent cells (jupytext / VS Code) likewise.
+  const SourceFile cells("cells.py", "# %%\n" + body.substr(0, body.size() - 7));
+  CHECK(PythonTree::parse(cells).errors().empty());
+  // A plain script with the same lines is not a notebook: Python cannot run it.
+  const SourceFile plain("plain.py", body.substr(0, body.size() - 7));
+  CHECK_FALSE(PythonTree::parse(plain).errors().empty());
+}

@@ -155,3 +155,59 @@ TEST_CASE("integers are read one way: base 10, whole text, as Python's int()") {
   CHECK_FALSE(parse_int("99999999999999999999"));  // overflow is not a number
   CHECK(parse_int("9223372036854775807") == INT64_MAX);
 }
+
+TEST_CASE("an unquoted expansion holding several words is split: `-m module` before the script's arguments") {
+  const auto cmds = commands(
+      "ENTRYPOINT=${ENTRYPOINT:-\"-m verl.trainer.sft_trainer\"}\n"
+      "torchrun --standalone --nproc-per-node=8 ${ENTRYPOINT} data.train_files=\"$HOME/x\" data.train_batch_size=96\n");
+  const LaunchCommand& c = only(cmds);
+  CHECK(c.tool == LaunchTool::Torchrun);
+  CHECK(c.module);
+  REQUIRE(c.script);
+  CHECK(c.script->text == "verl.trainer.sft_trainer");
+  REQUIRE(c.script_args.size() == 2);
+  CHECK(c.script_args[1].text == "data.train_batch_size=96");
+  // Quoted, the same value stays one word.
+  const auto quoted = commands("OPTS=\"a b\"\npython train.py \"$OPTS\"\n");
+  const LaunchCommand& q = only(quoted);
+  REQUIRE(q.script_args.size() == 1);
+  CHECK(q.script_args[0].text == "a b");
+}
+
+TEST_CASE("srun / mpirun before the launcher are recorded as its spawner; numactl is not") {
+  CHECK(only(commands("srun --ntasks=${GPUS} --kill-on-bad-exit=1 python -u train.py\n")).spawner == "srun");
+  CHECK(only(commands("mpirun -np 4 python train.py\n")).spawner == "mpirun");
+  CHECK(only(commands("numactl --cpunodebind=0 python train.py\n")).spawner.empty());
+  CHECK(only(commands("python train.py\n")).spawner.empty());
+}
+
+TEST_CASE("files the script writes before a command are listed with it") {
+  const auto cmds = commands(
+      "python first.py\n"
+      "cat > get_model.py << EOF\nprint(1)\nEOF\n"
+      "echo x >> notes.txt 2>&1\n"
+      "python get_model.py > /dev/null\n");
+  REQUIRE(cmds.size() == 2);
+  CHECK(cmds[0].files_written_before.empty());
+  CHECK(cmds[1].files_written_before == std::vector<std::string>{"get_model.py", "notes.txt"});
+}
+
+TEST_CASE("a word of unknown value before the script holds launcher flags: `torchrun $DISTRIBUTED_ARGS train.py`") {
+  const auto cmds = commands(
+      "GPUS=$(nvidia-smi -L | wc -l)\nDISTRIBUTED_ARGS=\"--nproc_per_node $GPUS --nnodes 1\"\n"
+      "torchrun $DISTRIBUTED_ARGS finetune.py --deepspeed ds.json\n");
+  const LaunchCommand& c = only(cmds);
+  CHECK(c.opaque_launcher_args);
+  REQUIRE(c.script);
+  CHECK(c.script->text == "finetune.py");
+  REQUIRE(c.script_args.size() == 2);
+  // accelerate reads every flag: the unknown word stays where it was.
+  const auto acc = commands("accelerate launch $ARGS train.py\n");
+  const LaunchCommand& a = only(acc);
+  CHECK_FALSE(a.opaque_launcher_args);
+  // Known, the same variable is split into flags.
+  const auto known = commands("ARGS=\"--nproc_per_node 4\"\ntorchrun $ARGS train.py\n");
+  const LaunchCommand& k = only(known);
+  CHECK_FALSE(k.opaque_launcher_args);
+  REQUIRE(find_flag(k, "nproc_per_node") != nullptr);
+}
