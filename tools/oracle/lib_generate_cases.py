@@ -412,6 +412,20 @@ def launch_cases():
     dry("lch7-ok-hfparser", ["LCH007"], "runs", "near-miss: HfArgumentParser script (TrainingArguments has --local_rank)",
         "python -m torch.distributed.launch --nproc_per_node 1 train.py --output_dir out\n", script=HFPARSER_SCRIPT)
 
+    # LCH013: an option the script's one argparse parser does not define (argparse exits with "unrecognized
+    # arguments"); near-misses: a unique abbreviation (argparse accepts it), parse_known_args, an HfArgumentParser
+    # field.
+    dry("lch13-undefined-option", ["LCH013"], "raises", "torchrun, argparse script without --lora_rank",
+        "torchrun --nproc_per_node 1 train.py --learning_rate 2e-5 --lora_rank 8\n")
+    dry("lch13-undefined-option-python", ["LCH013"], "raises", "python, argparse script without --num_epochs",
+        "python train.py --num_epochs 3\n")
+    dry("lch13-ok-abbreviation", ["LCH013"], "runs", "near-miss: --learning (a unique abbreviation of --learning_rate)",
+        "torchrun --nproc_per_node 1 train.py --learning 2e-5\n")
+    dry("lch13-ok-known-args", ["LCH013"], "runs", "near-miss: the script parses with parse_known_args",
+        "torchrun --nproc_per_node 1 train.py --lora_rank 8\n", script=KNOWN_ARGS_SCRIPT)
+    dry("lch13-ok-hfparser-field", ["LCH013"], "runs", "near-miss: HfArgumentParser script, a TrainingArguments field",
+        "torchrun --nproc_per_node 1 train.py --output_dir out --num_train_epochs 1\n", script=HFPARSER_SCRIPT)
+
 
 
 # ---------------------------------------------------------------------------------------------------------------
