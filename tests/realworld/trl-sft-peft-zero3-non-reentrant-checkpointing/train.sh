@@ -1,0 +1,1 @@
+accelerate launch --config_file zero3.yaml sft.py
