@@ -101,8 +101,9 @@ class Zero3PeftNonReentrantCheckpointing final : public rule::Rule {
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
     const model::DeepSpeedState& ds = model::deepspeed_state(l);
     if (!ds.on || ds.zero_stage != 3) return;
+    // Any number of processes: a single process under ZeRO-3 partitions its parameters too (lib oracle
+    // `ds14-one-process` raises), so the world size is not needed and an unknown one does not silence the rule.
     const auto ws = model::query::world_size(l);
-    if (!ws || *ws < 2) return;
     // Fixed in DeepSpeed 0.19.3: only a project known to be on an older DeepSpeed fails.
     const model::TargetVersions& tv = model::target_versions();
     if (!tv.before("deepspeed", model::Version{0, 19, 3})) return;
@@ -134,8 +135,9 @@ class Zero3PeftNonReentrantCheckpointing final : public rule::Rule {
     std::vector<rule::RelatedLocation> related;
     if (ds.stage_site) related.push_back({ds.stage_site->path, ds.stage_site->region, "ZeRO-3 is chosen here."});
     ctx.report(at->path, at->region,
-               how + " on a PEFT model under DeepSpeed ZeRO-3 with " + std::to_string(*ws) +
-                   " processes and DeepSpeed " + dsv.display() + " (" + dsv.origin +
+               how + " on a PEFT model under DeepSpeed ZeRO-3" +
+                   (ws ? " with " + std::to_string(*ws) + (*ws == 1 ? " process" : " processes") : std::string()) +
+                   ", DeepSpeed " + dsv.display() + " (" + dsv.origin +
                    "): the recomputation in backward re-partitions the frozen base weights that torch's "
                    "non-reentrant checkpoint saved, and backward fails with \"CheckpointError: Recomputed values "
                    "for the following tensors have different metadata than during the forward pass\" (shape [0]). "

@@ -30,7 +30,7 @@ def port() -> int:
 
 
 def add(id, group, rules, expect, description, files, mode, gpu=False, models=None, timeout=None, env=None,
-        anomaly_patterns=None, intended_world=None):
+        anomaly_patterns=None, intended_world=None, fake_world=False):
     assert expect in ("raises", "misbehaves", "runs"), expect
     assert all(c["id"] != id for c in CASES), id
     oracle = {"mode": mode, "gpu": gpu}
@@ -44,6 +44,8 @@ def add(id, group, rules, expect, description, files, mode, gpu=False, models=No
         oracle["anomaly_patterns"] = anomaly_patterns
     if intended_world:
         oracle["intended_world"] = intended_world
+    if fake_world:
+        oracle["fake_world"] = True
     CASES.append({"id": id, "group": group, "rules": rules, "expect": expect, "description": description,
                   "files": files, "oracle": oracle})
 
@@ -1290,6 +1292,64 @@ def citation_rule_cases():
         unsloth(2, True), "dry", gpu=True)
 
 
+def ds14_cases():
+    # DS014: the HF Trainer with a LoRA model under ZeRO-3 and checkpointing, `deepspeed --num_gpus N` read through
+    # DeepSpeed's launcher (dry), the script then run as rank 0 of those N ranks on torch's fake process group
+    # (`fake_world`): DeepSpeed 0.14.5 carried, the GPU visible. The model is built from a tiny Llama config.
+    ds_z3 = json.dumps({"train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": "auto",
+                        "bf16": {"enabled": "auto"}, "zero_optimization": {
+                            "stage": 3, "stage3_param_persistence_threshold": "auto",
+                            "stage3_prefetch_bucket_size": "auto", "reduce_bucket_size": "auto"}}, indent=1) + "\n"
+    ds_z2 = json.dumps({"train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": "auto",
+                        "bf16": {"enabled": "auto"}, "zero_optimization": {"stage": 2}}, indent=1) + "\n"
+    tiny = _cfg(dict(TINY["llama"][2], hidden_size=512, intermediate_size=1024))
+
+    def script(kwargs: str, lora: bool = True) -> str:
+        return (
+            "import torch\n"
+            + ("from peft import LoraConfig, get_peft_model\n" if lora else "")
+            + "from transformers import AutoConfig, AutoModelForCausalLM, Trainer, TrainingArguments\n\n"
+            "args = TrainingArguments(\n"
+            '    output_dir="out",\n'
+            "    max_steps=2,\n"
+            "    per_device_train_batch_size=2,\n"
+            '    report_to="none",\n'
+            '    save_strategy="no",\n'
+            "    bf16=True,\n"
+            '    deepspeed="ds_config.json",\n'
+            f"{kwargs}"
+            ")\n"
+            'model = AutoModelForCausalLM.from_config(AutoConfig.from_pretrained("tiny"))\n'
+            + ('model = get_peft_model(model, LoraConfig(r=8, target_modules=["q_proj", "v_proj"], '
+               'task_type="CAUSAL_LM"))\n' if lora else "")
+            + 'data = [{"input_ids": torch.arange(16) % 100, "labels": torch.arange(16) % 100} for _ in range(8)]\n'
+            "Trainer(model=model, args=args, train_dataset=data).train()\n"
+            'print("ORACLE trained")\n'
+        )
+
+    explicit = '    gradient_checkpointing=True,\n    gradient_checkpointing_kwargs={"use_reentrant": False},\n'
+
+    def ds14(cid, expect, desc, kwargs, lora=True, ds=ds_z3, nproc=2, pins="deepspeed==0.14.5\n"):
+        add(cid, "deepspeed_zero3", ["DS014"], expect, desc,
+            {"launch.sh": f"deepspeed --num_gpus {nproc} train.py\n", "train.py": script(kwargs, lora),
+             "ds_config.json": ds, "tiny/config.json": tiny, "requirements.txt": pins},
+            "dry", gpu=True, fake_world=True)
+        CASES[-1]["oracle"]["script_timeout"] = 240
+
+    ds14("ds14-lora-zero3-non-reentrant", "raises",
+         "LoRA (peft) under ZeRO-3 on 2 ranks, gradient_checkpointing_kwargs use_reentrant=False", explicit)
+    ds14("ds14-lora-zero3-default-transformers5", "raises",
+         "LoRA under ZeRO-3 on 2 ranks, gradient_checkpointing=True alone with transformers 5 (non-reentrant default)",
+         "    gradient_checkpointing=True,\n", pins="deepspeed==0.14.5\ntransformers==5.17.0\n")
+    ds14("ds14-ok-reentrant", "runs", "near-miss: the same with use_reentrant=True",
+         '    gradient_checkpointing=True,\n    gradient_checkpointing_kwargs={"use_reentrant": True},\n')
+    ds14("ds14-ok-full-finetune", "runs", "near-miss: no PEFT (every parameter trainable)", explicit, lora=False)
+    ds14("ds14-ok-zero2", "runs", "near-miss: ZeRO-2 (parameters not partitioned)", explicit, ds=ds_z2)
+    ds14("ds14-ok-no-checkpointing", "runs", "near-miss: no activation checkpointing", "")
+    ds14("ds14-one-process", "raises", "LoRA under ZeRO-3 on one process (a real world of 1, no fake group)",
+         explicit, nproc=1)
+
+
 def main():
     titan_cases()
     yaml_tag_cases()
@@ -1308,6 +1368,7 @@ def main():
     bnb_cases()
     recall6_cases()
     citation_rule_cases()
+    ds14_cases()
     out = Path(__file__).with_name("lib_cases.json")
     doc = {"format": "launchlint-lib-oracle-cases/1", "generated_by": "tools/oracle/lib_generate_cases.py",
            "count": len(CASES), "cases": CASES}

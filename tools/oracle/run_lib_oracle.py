@@ -453,14 +453,25 @@ def interpret_deepspeed(argv: list[str], step: dict, env: dict, cvd: str | None,
     return [sys.executable if a == sys.executable else a for a in cmd]
 
 
+FAKE_WORLD_SITE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_world")
+
+
 def run_script(cmd: list[str], folder: str, env: dict, timeout: int, step: dict, dist_env: bool = True,
-               hide_gpu: bool = True):
+               hide_gpu: bool = True, fake_world: int | None = None):
     senv = dict(env)
     if hide_gpu:
         senv["CUDA_VISIBLE_DEVICES"] = ""
     if dist_env:
         senv.update({"RANK": "0", "LOCAL_RANK": "0", "WORLD_SIZE": "1", "LOCAL_WORLD_SIZE": "1",
                      "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(base._free_port())})
+    if fake_world and fake_world > 1:
+        # Rank 0 of the world the launcher starts, on torch's `fake` process group (fake_world/sitecustomize.py):
+        # every tensor and hook of rank 0 is real, collectives complete without data. For failures that need two
+        # or more processes (ZeRO-3 partitioning) on a machine of one GPU.
+        senv.update({"WORLD_SIZE": str(fake_world), "LOCAL_WORLD_SIZE": str(fake_world),
+                     "ORACLE_FAKE_WORLD": str(fake_world)})
+        senv["PYTHONPATH"] = os.pathsep.join(p for p in (FAKE_WORLD_SITE, senv.get("PYTHONPATH")) if p)
+        step["fake_world"] = fake_world
     step["script_cmd"] = [("python" if a == sys.executable else a) for a in cmd]
     try:
         proc = subprocess.run(cmd, cwd=folder, env=senv, capture_output=True, text=True, timeout=timeout)
@@ -536,7 +547,8 @@ def dry(case: dict, folder: str, env: dict, result: dict):
         if cmd is not None and not step.get("error"):
             # A dry case marked `gpu` runs its script step with the GPU visible (LLaMA-Factory with DeepSpeed).
             run_script(cmd, folder, {**env, **call_env} if tool == "llamafactory-cli" else env,
-                       case["oracle"].get("script_timeout", 90), step, hide_gpu=not case["oracle"].get("gpu"))
+                       case["oracle"].get("script_timeout", 90), step, hide_gpu=not case["oracle"].get("gpu"),
+                       fake_world=step.get("world_size") if case["oracle"].get("fake_world") else None)
         want = case["oracle"].get("intended_world")
         if want and step.get("world_size") is not None and step["world_size"] != want:
             step["anomalies"].append(f"the launcher starts {step['world_size']} process(es); the command line asks for {want}")
