@@ -65,6 +65,13 @@ const model::Document* DocumentSet::find_or_load(const std::vector<std::string>&
   return nullptr;
 }
 
+const model::Document* DocumentSet::find(const std::vector<std::string>& candidates) const {
+  for (const std::string& c : candidates) {
+    if (auto it = by_path_.find(c); it != by_path_.end()) return it->second->read_error ? nullptr : it->second;
+  }
+  return nullptr;
+}
+
 std::deque<CommandSite> collect_commands(DocumentSet& docs, const std::vector<DeclaredLaunch>& declared) {
   std::deque<CommandSite> out;
   // Documents loaded while collecting (a declared launch's project config) are not searched for commands.
@@ -205,6 +212,65 @@ const model::Document* follow_entry_point(DocumentSet& docs, const model::Docume
   return nullptr;
 }
 
+/// How many modules of the project a training script's imports bring into its launch.
+constexpr std::size_t kImportedModules = 8;
+
+/// The modules of the project (documents of the run, as the pre-filter left them) that the training script
+/// imports a name from and calls (`from model import LlamaLoraModel` with `LlamaLoraModel()` called; `from .data
+/// import build`), one level. A module imported whole (`import utils`) is not followed: which of its functions
+/// run is not known. A module the pre-filter did not parse mentions nothing a rule reads there (model::
+/// python_may_matter: `device_map`, `load_in_`), so nothing is parsed here.
+std::vector<model::ImportedModule> imported_from(const DocumentSet& docs, const model::Document& script,
+                                                 const model::Document& command_doc) {
+  std::vector<model::ImportedModule> out;
+  if (!script.python) return out;
+  std::vector<std::string> bases{fs::path(script.path()).parent_path().generic_string(),
+                                 fs::path(command_doc.path()).parent_path().generic_string()};
+  for (const std::string& r : config::project_roots(script.path())) bases.push_back(r);
+  for (const std::string& m : imported_modules(script)) {
+    std::string rest = m;
+    std::vector<std::string> from = bases;
+    if (m.front() == '.') {
+      const std::size_t dots = m.find_first_not_of('.');
+      if (dots == std::string::npos) continue;
+      fs::path base = fs::path(script.path()).parent_path();
+      for (std::size_t up = 1; up < dots; ++up) base = base.parent_path();
+      from = {base.generic_string()};
+      rest = m.substr(dots);
+    }
+    const std::size_t dot = rest.rfind('.');
+    if (dot == std::string::npos || dot == 0 || dot + 1 == rest.size()) continue;  // a whole module
+    const std::string name = rest.substr(dot + 1);
+    fs::path rel;
+    for (std::size_t pos = 0; pos <= dot;) {
+      std::size_t next = rest.find('.', pos);
+      if (next == std::string::npos || next > dot) next = dot;
+      rel /= rest.substr(pos, next - pos);
+      pos = next + 1;
+    }
+    std::vector<std::string> candidates;
+    for (const std::string& b : from) {
+      for (const fs::path& f : {fs::path(rel.string() + ".py"), rel / "__init__.py"}) {
+        const fs::path full = (fs::path(b) / f).lexically_normal();
+        for (std::string c : {full.generic_string(), config::shown_path(full.generic_string())}) {
+          if (!c.empty() && std::find(candidates.begin(), candidates.end(), c) == candidates.end())
+            candidates.push_back(std::move(c));
+        }
+      }
+    }
+    const model::Document* d = docs.find(candidates);
+    if (d == nullptr || d == &script || !d->python || d->kind != model::DocKind::PythonScript) continue;
+    auto it = std::find_if(out.begin(), out.end(), [d](const model::ImportedModule& i) { return i.document == d; });
+    if (it == out.end()) {
+      if (out.size() >= kImportedModules) break;
+      out.push_back(model::ImportedModule{d, {}});
+      it = out.end() - 1;
+    }
+    if (std::find(it->names.begin(), it->names.end(), name) == it->names.end()) it->names.push_back(name);
+  }
+  return out;
+}
+
 }  // namespace
 
 model::BoundInputs bind_command(DocumentSet& docs, const CommandSite& site) {
@@ -237,6 +303,7 @@ model::BoundInputs bind_command(DocumentSet& docs, const CommandSite& site, cons
     if (const model::Document* real = thin ? follow_entry_point(docs, *entry, *site.document) : nullptr)
       in.python = real;
   }
+  if (in.python != nullptr) in.imported = imported_from(docs, *in.python, *site.document);
   if (in.llamafactory != nullptr && in.deepspeed == nullptr) {
     // The YAML's own `deepspeed:` path, relative to where llamafactory-cli runs.
     const auto c = llamafactory_deepspeed_candidates(*site.document, *in.llamafactory);

@@ -28,6 +28,8 @@ class DocumentSet {
   /// added to the run); nullptr when none is, or when the file could not be read. A Python file of the run that
   /// the pre-filter left unparsed is parsed now (through the loader).
   const model::Document* find_or_load(const std::vector<std::string>& candidates);
+  /// The first candidate that is a document of the run, as it is (nothing loaded or parsed); nullptr when none is.
+  [[nodiscard]] const model::Document* find(const std::vector<std::string>& candidates) const;
   /// The document of the run that find_or_load(candidates) would parse now (a Python file of the run the
   /// pre-filter left unparsed), or nullptr. Binding must run in order (it adds documents to the run), so a caller
   /// parses these first, in parallel (parse_in_place), and binding then only looks them up.

@@ -50,6 +50,14 @@ enum class Derived : std::uint8_t {
   Count,
 };
 
+/// A module of the project that the training script imports names from and calls (`from model import
+/// LlamaLoraModel`, then `LlamaLoraModel()`): what those names do when called (loading the model) happens in the
+/// launch. Not among `documents`: it is not the script, and rules that read the script do not read it.
+struct ImportedModule {
+  const Document* document = nullptr;
+  std::vector<std::string> names;  ///< the imported names the script calls (functions or classes of the module)
+};
+
 class Launch {
  public:
   Launch() = default;
@@ -70,6 +78,8 @@ class Launch {
   /// The `deepspeed -H/--hostfile` file, when the command names one that was read (its lines: hostfile.hpp). Not
   /// among `documents`: it is no config file.
   const Document* hostfile = nullptr;
+  /// Modules of the project the training script imports names from and calls (bound launches only).
+  std::vector<ImportedModule> imported_modules;
 
   /// Adds an assignment; returns a stable pointer.
   const Setting* add(Setting s);

@@ -245,12 +245,54 @@ void yaml_facts(const Document& doc, QuantizationFacts& out) {
   }
 }
 
+/// Whether a site of a module the script imports from runs when the script calls what it imports: inside a
+/// function of one of those names, or in `__init__` of a class of one of those names (the last class defined
+/// before the site). Module-level code is left out: it may sit under `if __name__ == "__main__":`.
+bool runs_when_called(const Document& d, const Site& s, const std::vector<std::string>& names) {
+  const PyCall* at = nullptr;
+  for (const PyCall& c : d.python->calls) {
+    if (c.region.begin_byte <= s.region.begin_byte && s.region.end_byte <= c.region.end_byte) at = &c;
+  }
+  if (at == nullptr || at->function.empty()) return false;
+  const auto named = [&names](const std::string& n) { return std::find(names.begin(), names.end(), n) != names.end(); };
+  if (named(at->function)) return true;
+  if (at->function != "__init__") return false;
+  const PyClass* cls = nullptr;
+  for (const PyClass& k : d.python->classes) {
+    if (k.region.begin_byte < s.region.begin_byte) cls = &k;
+  }
+  return cls != nullptr && named(cls->name);
+}
+
+/// The loads of the modules the training script imports from and calls (Launch::imported_modules) that run when
+/// it calls them: `from model import LlamaLoraModel` loads the model under the launch's ZeRO-3.
+void imported_facts(const Launch& l, QuantizationFacts& out) {
+  for (const ImportedModule& m : l.imported_modules) {
+    const Document& d = *m.document;
+    if (!d.python || std::find(l.documents.begin(), l.documents.end(), &d) != l.documents.end()) continue;
+    QuantizationFacts mine;
+    python_facts(d, mine);
+    const auto keep = [&](const Site& s) { return runs_when_called(d, s, m.names); };
+    for (QuantizedLoad& q : mine.loads) {
+      if (keep(q.site)) out.loads.push_back(std::move(q));
+    }
+    for (auto [from, to] :
+         {std::pair{&mine.device_maps, &out.device_maps}, std::pair{&mine.auto_device_maps, &out.auto_device_maps},
+          std::pair{&mine.low_cpu_mem_usage, &out.low_cpu_mem_usage}}) {
+      for (Site& s : *from) {
+        if (keep(s)) to->push_back(std::move(s));
+      }
+    }
+  }
+}
+
 QuantizationFacts read_quantization_facts(const Launch& l) {
   QuantizationFacts out;
   for (const Document* d : l.documents) {
     if (d->kind == DocKind::PythonScript && d->python) python_facts(*d, out);
     if (d->kind == DocKind::AxolotlConfig || d->kind == DocKind::LlamaFactoryConfig) yaml_facts(*d, out);
   }
+  imported_facts(l, out);
   flag_facts(l, out);
   // TRL's scripts set `model_kwargs["device_map"] = get_kbit_device_map()` exactly when they quantize
   // (trl/scripts/sft.py, dpo.py, grpo.py): a per-process device map whenever the launch loads quantized.

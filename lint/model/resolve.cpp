@@ -123,6 +123,7 @@ Launch resolve_bound(const BoundInputs& in) {
   l.command_region = cmd.region;
   l.command = cmd;
   l.hostfile = in.hostfile;
+  l.imported_modules = in.imported;
   l.name = in.script_doc->path() + ":" + std::to_string(cmd.region.begin.line);
   for (const Document* d : {in.script_doc, in.accelerate_config, in.python, in.trainer_fsdp_config, in.deepspeed,
                             in.torchtitan, in.axolotl, in.llamafactory, in.trainer_args}) {

@@ -27,6 +27,7 @@ struct BoundInputs {
   const Document* llamafactory = nullptr;
   const Document* trainer_args = nullptr;  ///< a TrainingArguments YAML given to the script
   const Document* hostfile = nullptr;      ///< `deepspeed -H/--hostfile` (any readable file)
+  std::vector<ImportedModule> imported;    ///< modules of the project the training script calls into
 };
 
 /// The effective configuration of a launch bound across files, with the real precedence (accelerate

@@ -20,7 +20,23 @@ std::string function_at(const model::Launch& l, const std::string& path, const s
 /// config (TrainingArguments or a TRL config, the parser building them, an Accelerator, HfDeepSpeedConfig) is
 /// created earlier in the same function or at module level (transformers v5.17.0 `is_deepspeed_zero3_enabled`
 /// reads the config those install; `integrations/accelerate.py:135`).
+bool installs_deepspeed_config(const model::PyCall& c) {
+  const std::string& n = c.name;
+  return model::trainer::is_arguments_call(c) || n == "Accelerator" || n == "HfDeepSpeedConfig" ||
+         n == "HfTrainerDeepSpeedConfig" || n == "parse_args_into_dataclasses" || n == "parse_args_and_config" ||
+         n == "parse_yaml_file" || n == "parse_json_file" || n == "parse_dict";
+}
+
 bool zero3_configured_before(const model::Launch& l, const model::Site& site) {
+  // A load in a module the script imports from runs when the script calls it: the order is not known, so ZeRO-3 is
+  // taken as configured when the script installs the config anywhere (the usual order: the Accelerator, then the
+  // model).
+  for (const model::ImportedModule& m : l.imported_modules) {
+    if (m.document->path() != site.path) continue;
+    const model::Document* script = model::launch_script(l);
+    return script != nullptr && script->python &&
+           std::any_of(script->python->calls.begin(), script->python->calls.end(), installs_deepspeed_config);
+  }
   for (const model::Document* d : l.documents) {
     if (d->path() != site.path || !d->python) continue;
     const model::PyCall* load = nullptr;
@@ -30,12 +46,7 @@ bool zero3_configured_before(const model::Launch& l, const model::Site& site) {
     if (load == nullptr) return true;  // not a call we can place: keep the error
     for (const model::PyCall& c : d->python->calls) {
       if (c.order >= load->order || (!c.function.empty() && c.function != load->function)) continue;
-      const std::string& n = c.name;
-      if (model::trainer::is_arguments_call(c) ||
-          n == "Accelerator" || n == "HfDeepSpeedConfig" || n == "HfTrainerDeepSpeedConfig" ||
-          n == "parse_args_into_dataclasses" || n == "parse_args_and_config" || n == "parse_yaml_file" ||
-          n == "parse_json_file" || n == "parse_dict")
-        return true;
+      if (installs_deepspeed_config(c)) return true;
     }
     return false;
   }
@@ -51,13 +62,14 @@ class DeviceMapUnderSharding final : public rule::Rule {
     if (ds.on && ds.zero_stage == 3) {
       for (const model::Site& s : q.device_maps) {
         if (!zero3_configured_before(l, s)) {
-          ctx.report(s.path, s.region,
-                     "`" + s.what +
-                         "` under DeepSpeed ZeRO-3, loaded before anything installs the DeepSpeed config "
-                         "(TrainingArguments, an Accelerator): every rank loads the whole model onto its GPU, and ZeRO-3 "
-                         "partitions it only afterwards. Drop `device_map` and create the TrainingArguments first, so "
-                         "that the weights are partitioned while they load.",
-                     related_site(ds.stage_site, "ZeRO stage 3 is set here."), rule::Severity::Warning);
+          ctx.report(
+              s.path, s.region,
+              "`" + s.what +
+                  "` under DeepSpeed ZeRO-3, loaded before anything installs the DeepSpeed config "
+                  "(TrainingArguments, an Accelerator): every rank loads the whole model onto its GPU, and ZeRO-3 "
+                  "partitions it only afterwards. Drop `device_map` and create the TrainingArguments first, so "
+                  "that the weights are partitioned while they load.",
+              related_site(ds.stage_site, "ZeRO stage 3 is set here."), rule::Severity::Warning);
           continue;
         }
         ctx.report(s.path, s.region,
@@ -77,7 +89,9 @@ class DeviceMapUnderSharding final : public rule::Rule {
     // A script linted alone that turns sharding on in one function and loads with a device map in another (a test
     // module, a script with several entry points) does not do both in one process.
     const std::string on_path = on != nullptr ? on->path : ds.turned_on ? ds.turned_on->path : std::string{};
-    const source::Region on_region = on != nullptr ? on->region : ds.turned_on ? ds.turned_on->region : source::Region{};
+    const source::Region on_region = on != nullptr  ? on->region
+                                     : ds.turned_on ? ds.turned_on->region
+                                                    : source::Region{};
     auto other_entry_point = [&](const model::Site& s) {
       return l.per_file && s.path == on_path && function_at(l, s.path, s.region) != function_at(l, on_path, on_region);
     };
