@@ -3,9 +3,11 @@
 // distributed mode (accelerate src/accelerate/accelerator.py:1469-1480, :1808-1816, :4309-4318). Under ZeRO-3 and FSDP
 // the device map is a different hazard, left to the quantization/sharding rules. Only scripts that hand the model to
 // prepare() (directly or through a Trainer) are concerned.
+#include <algorithm>
 #include <array>
 #include <string>
 
+#include "lint/model/quantization_facts.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
@@ -78,6 +80,23 @@ class DeviceMapInMultiProcessLaunch final : public rule::Rule {
                        "(`device_map={\"\": local_rank}`), or launch a single process to split the model.",
                    related_to(ws != nullptr ? ws->decided_by : nullptr, "The number of processes comes from here."));
       }
+    }
+    // The same load in a module of the project that the script imports from and calls (Launch::imported_modules;
+    // model::quantization_facts keeps the loads that run when the script calls what it imports).
+    const model::Document* script = model::launch_script(l);
+    if (l.imported_modules.empty() || script == nullptr || !prepares_a_model(*script->python)) return;
+    for (const model::Site& s : model::quantization_facts(l).auto_device_maps) {
+      const bool imported = std::any_of(l.imported_modules.begin(), l.imported_modules.end(),
+                                        [&s](const model::ImportedModule& m) { return m.document->path() == s.path; });
+      if (!imported) continue;
+      ctx.report(s.path, s.region,
+                 "`" + s.what + "` spreads the model over every GPU the process sees, and this launch starts " +
+                     std::to_string(*world) + " data-parallel processes running `" + script->path() +
+                     "`, which calls this code: accelerate's `prepare()` (also inside the Trainer) raises \"You "
+                     "can't train a model that has been loaded with `device_map='auto'` in any distributed mode\". "
+                     "Load one replica per process (`device_map={\"\": local_rank}`), or launch a single process to "
+                     "split the model.",
+                 related_to(ws != nullptr ? ws->decided_by : nullptr, "The number of processes comes from here."));
     }
   }
 };
