@@ -90,6 +90,7 @@ class TrainerArgs {
       }
       if (c.name == "TrlParser") parser_ = true;
       if (c.name == "parse_yaml_file" || c.name == "parse_json_file" || c.name == "parse_dict") file_args_ = true;
+      if (c.name == "parse_args_into_dataclasses") cli_parse_ = true;
     }
     // LLaMA-Factory's entry script hands its command line to HfArgumentParser over its Seq2SeqTrainingArguments
     // subclass, whose fields keep transformers' defaults (LLaMA-Factory v0.9.5 src/llamafactory/hparams/parser.py;
@@ -100,6 +101,12 @@ class TrainerArgs {
     }
     if (call_ == nullptr && parser_ && l.command_document != nullptr) {
       flags_ = model::script_flags(l);
+      // HF's examples read a file only when it is the one argument (`if len(sys.argv) == 2 and
+      // sys.argv[1].endswith(".json"): parse_json_file(...) else: parse_args_into_dataclasses()`): launched with
+      // `--flags`, such a script parses its command line.
+      if (file_args_ && cli_parse_ && !flags_.empty() &&
+          std::none_of(flags_.begin(), flags_.end(), [](const model::ScriptFlag& f) { return f.from_yaml; }))
+        file_args_ = false;
       for (const auto& f : flags_) {
         if (f.name == "config") file_args_ = true;
       }
@@ -143,6 +150,7 @@ class TrainerArgs {
   bool parser_ = false;
   bool plain_parser_ = false;
   bool file_args_ = false;
+  bool cli_parse_ = false;
   bool defaults_ = false;
   bool trl_precision_ = false;
   std::vector<model::ScriptFlag> flags_;
