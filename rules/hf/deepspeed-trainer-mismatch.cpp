@@ -4,6 +4,7 @@
 
 #include "lint/model/versions.hpp"
 #include "rules/deepspeed/support.hpp"
+#include "rules/hf/trainer_support.hpp"
 
 namespace lint::rules {
 namespace {
@@ -53,13 +54,7 @@ std::optional<double> number_of(const model::Value& v) {
 std::optional<double> number_of_text(const std::string& t) {
   if (t == "True" || t == "true") return 1.0;
   if (t == "False" || t == "false") return 0.0;
-  try {
-    std::size_t used = 0;
-    const double d = std::stod(t, &used);
-    if (used == t.size()) return d;
-  } catch (...) {
-  }
-  return std::nullopt;
+  return trainer::number_word(t);
 }
 
 /// The Trainer's arguments of the launch: `lookup(name)` gives the value, or nullopt when not known.

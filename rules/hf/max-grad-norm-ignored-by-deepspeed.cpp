@@ -20,16 +20,6 @@ struct NormSite {
   source::Region region;
 };
 
-std::optional<double> number_in(const std::string& t) {
-  try {
-    std::size_t used = 0;
-    const double d = std::stod(t, &used);
-    if (used == t.size()) return d;
-  } catch (...) {
-  }
-  return std::nullopt;
-}
-
 /// Where the launch sets the Trainer's `max_grad_norm` itself (its default, 1.0, is not reported): `max_grad_norm=`
 /// of a TrainingArguments / TRL config call, `--max_grad_norm` for a script that parses its flags into them, or the
 /// key of a LLaMA-Factory / axolotl config.
@@ -49,7 +39,8 @@ std::optional<NormSite> trainer_max_grad_norm(const model::Launch& l) {
       const std::vector<model::ScriptFlag>& flags = model::script_flags(l);
       if (const model::ScriptFlag* f = model::find_script_flag(flags, "max_grad_norm");
           f != nullptr && f->value && f->value->known) {
-        if (const auto v = number_in(f->value->text)) return NormSite{*v, f->value->text, f->path, f->region};
+        if (const auto v = trainer::number_word(f->value->text))
+          return NormSite{*v, f->value->text, f->path, f->region};
       }
     }
   }
