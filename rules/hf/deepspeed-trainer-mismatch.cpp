@@ -4,6 +4,7 @@
 
 #include "lint/model/versions.hpp"
 #include "rules/deepspeed/support.hpp"
+#include "rules/hf/trainer_support.hpp"
 
 namespace lint::rules {
 namespace {
@@ -53,13 +54,7 @@ std::optional<double> number_of(const model::Value& v) {
 std::optional<double> number_of_text(const std::string& t) {
   if (t == "True" || t == "true") return 1.0;
   if (t == "False" || t == "false") return 0.0;
-  try {
-    std::size_t used = 0;
-    const double d = std::stod(t, &used);
-    if (used == t.size()) return d;
-  } catch (...) {
-  }
-  return std::nullopt;
+  return trainer::number_word(t);
 }
 
 /// The Trainer's arguments of the launch: `lookup(name)` gives the value, or nullopt when not known.
@@ -90,9 +85,23 @@ class TrainerArgs {
       }
       if (c.name == "TrlParser") parser_ = true;
       if (c.name == "parse_yaml_file" || c.name == "parse_json_file" || c.name == "parse_dict") file_args_ = true;
+      if (c.name == "parse_args_into_dataclasses") cli_parse_ = true;
+    }
+    // LLaMA-Factory's entry script hands its command line to HfArgumentParser over its Seq2SeqTrainingArguments
+    // subclass, whose fields keep transformers' defaults (LLaMA-Factory v0.9.5 src/llamafactory/hparams/parser.py;
+    // llmtuner v0.5.3 src/llmtuner/hparams/parser.py); a single YAML / JSON argument is read as the arguments instead.
+    if (call_ == nullptr && !parser_ && model::is_llamafactory_script(*script->python)) {
+      parser_ = true;
+      plain_parser_ = true;
     }
     if (call_ == nullptr && parser_ && l.command_document != nullptr) {
       flags_ = model::script_flags(l);
+      // HF's examples read a file only when it is the one argument (`if len(sys.argv) == 2 and
+      // sys.argv[1].endswith(".json"): parse_json_file(...) else: parse_args_into_dataclasses()`): launched with
+      // `--flags`, such a script parses its command line.
+      if (file_args_ && cli_parse_ && !flags_.empty() &&
+          std::none_of(flags_.begin(), flags_.end(), [](const model::ScriptFlag& f) { return f.from_yaml; }))
+        file_args_ = false;
       for (const auto& f : flags_) {
         if (f.name == "config") file_args_ = true;
       }
@@ -136,6 +145,7 @@ class TrainerArgs {
   bool parser_ = false;
   bool plain_parser_ = false;
   bool file_args_ = false;
+  bool cli_parse_ = false;
   bool defaults_ = false;
   bool trl_precision_ = false;
   std::vector<model::ScriptFlag> flags_;
@@ -272,6 +282,42 @@ class DeepspeedTrainerMismatch final : public rule::Rule {
                      "253-258`). Remove it here and set the Trainer's argument, or make them equal.",
                  rel);
     }
+    check_accelerate_precision(l, *acc, args, ctx);
+  }
+
+  /// accelerate's `mixed_precision` (the config file's, or `--mixed_precision` on the launch) becomes
+  /// `fp16.enabled` / `bf16.enabled: true` in the plugin's DeepSpeed config (accelerate v1.14.0
+  /// src/accelerate/utils/dataclasses.py DeepSpeedPlugin.set_mixed_precision), which the Trainer compares with its own
+  /// `fp16` / `bf16` flag; the launcher's value does not turn the flag on (transformers 5.17.0
+  /// training_args.py:1580-1586).
+  static void check_accelerate_precision(const model::Launch& l, const model::Document& acc, const TrainerArgs& args,
+                                         rule::RuleContext& ctx) {
+    const model::Setting* mp = nullptr;
+    for (const model::Setting* s : l.assignments(model::keys::kMixedPrecision)) {
+      if (s->origin == model::Origin::LaunchFlag) mp = s;  // `--mixed_precision` wins over the config file
+      if (s->origin == model::Origin::ConfigFile && s->path == acc.path() &&
+          (mp == nullptr || mp->origin != model::Origin::LaunchFlag))
+        mp = s;
+    }
+    if (mp == nullptr || mp->value.kind != model::ValueKind::String) return;
+    const std::string& dtype = mp->value.text;
+    if (dtype != "fp16" && dtype != "bf16") return;
+    const Pair& p = dtype == "fp16" ? kPairs[6] : kPairs[7];
+    const auto a = args.lookup(p);
+    if (!a || a->number != 0) return;
+    std::vector<rule::RelatedLocation> rel;
+    if (!a->site.path.empty()) rel.push_back({a->site.path, a->site.region, "The Trainer's value is set here."});
+    ctx.report(
+        mp->path, mp->region,
+        "accelerate's `mixed_precision` is " + dtype + ", which accelerate writes into the DeepSpeed config as `" +
+            dtype + ".enabled: true`, but the Trainer's `" + dtype + "` is false" +
+            (a->site.path.empty() ? " (its default; the launcher's value does not set it)" : "") +
+            ": the Trainer raises ValueError(\"Please correct the following DeepSpeed config values that mismatch "
+            "TrainingArguments values\") when train() starts (accelerate v1.14.0 "
+            "`src/accelerate/utils/dataclasses.py` DeepSpeedPlugin.set_mixed_precision; transformers 5.17.0 "
+            "`src/transformers/integrations/deepspeed.py:105-129, 253-258`). Pass `--" +
+            dtype + "` to the training script as well.",
+        rel);
   }
 };
 

@@ -34,6 +34,17 @@ struct TrainerArgs {
 };
 
 /// TrainingArguments and its subclasses (TRL's configs): one list, model::is_training_arguments_class.
+/// A number written as a whole word (`0.3`, `1e-5`), or nullopt.
+inline std::optional<double> number_word(const std::string& t) {
+  try {
+    std::size_t used = 0;
+    const double d = std::stod(t, &used);
+    if (used == t.size()) return d;
+  } catch (...) {
+  }
+  return std::nullopt;
+}
+
 inline bool is_trainer_args_name(std::string_view n) {
   return model::is_training_arguments_class(n);
 }

@@ -1,0 +1,23 @@
+CUDA_VISIBLE_DEVICES=0,1,2,3 accelerate launch --config_file config/default.yaml src/train_bash.py \
+    --stage sft \
+    --do_train \
+    --model_name_or_path meta-llama/Llama-2-7b-hf \
+    --dataset alpaca_gpt4_en \
+    --template llama2 \
+    --finetuning_type lora \
+    --lora_target q_proj,v_proj \
+    --output_dir out \
+    --overwrite_cache \
+    --cutoff_len 512 \
+    --neftune_noise_alpha 5 \
+    --per_device_train_batch_size 1 \
+    --gradient_accumulation_steps 2 \
+    --lr_scheduler_type cosine \
+    --logging_steps 1 \
+    --save_steps 500 \
+    --learning_rate 5e-5 \
+    --mix_strategy interleave_over
+    --num_train_epochs 2.0 \
+    --plot_loss \
+    --flash_attn \
+    --bf16
