@@ -1,6 +1,7 @@
 // The library versions a project pins, read from its dependency files (never executed): requirements*.txt (and
 // requirements/*.txt), pyproject.toml (`[project] dependencies`, `[project.optional-dependencies]`,
-// `[dependency-groups]`, `[tool.poetry.dependencies]`), setup.cfg (`install_requires`, `extras_require`) and
+// `[dependency-groups]`, `[tool.poetry.dependencies]`), setup.cfg (`install_requires`, `extras_require`), setup.py
+// (requirement string literals, read as text) and
 // conda's environment.yml (conda specs and its `pip:` list). docs/versions.md describes what is assumed.
 #pragma once
 
