@@ -52,13 +52,17 @@ bool only_off_linux(std::string_view marker) {
 }
 
 void add_pin(std::vector<Pin>& out, const Requirement& r, std::string_view written, const std::string& path, int line) {
-  if (r.direct_url || only_off_linux(r.marker)) return;
+  if (only_off_linux(r.marker)) return;
   const std::string lib = model::canonical_library(r.name);
   if (lib.empty()) return;
+  if (r.direct_url) {
+    out.push_back(Pin{lib, std::string(trim(written)), path, line, model::VersionRange{}, true});
+    return;
+  }
   auto range = model::parse_specifiers(r.specifiers);
   if (!range || range->empty()) return;
   if (!range->low && !range->high) return;  // any version: nothing pinned
-  out.push_back(Pin{lib, std::string(trim(written)), path, line, *range});
+  out.push_back(Pin{lib, std::string(trim(written)), path, line, *range, false});
 }
 
 /// requirements.txt: one requirement per line, `\` continues a line, `#` after a space starts a comment, lines
@@ -379,9 +383,9 @@ void apply_pins(const std::vector<Pin>& pins, const std::vector<std::string>& ke
   std::set<std::string> done(keep.begin(), keep.end());
   std::set<std::string> ranged;  // set from a range: an exact pin found later still wins
   for (const Pin& p : pins) {
-    const bool exact = p.range.low && p.range.high && *p.range.low == *p.range.high;
+    const bool exact = p.direct_url || (p.range.low && p.range.high && *p.range.low == *p.range.high);
     if (done.count(p.library) != 0 && !(exact && ranged.count(p.library) != 0)) continue;
-    model::AssumedVersion a = model::assume(p.library, p.range);
+    model::AssumedVersion a = p.direct_url ? model::assume_unknown(p.library) : model::assume(p.library, p.range);
     a.written = p.written;
     a.origin = p.path + ":" + std::to_string(p.line);
     versions.set(std::move(a));

@@ -198,3 +198,16 @@ TEST_CASE("detected pins: an exact pin beats an earlier range; config settings a
   CHECK(tv.get("transformers").is_default);
   fs::remove_all(dir);
 }
+
+TEST_CASE("a library installed from a URL has an unknown version", "[pins]") {
+  const auto pins = pins_in_file(
+      "requirements.txt", "deepspeed@git+https://github.com/EleutherAI/DeeperSpeed.git@91d1c55#egg=deepspeed\n");
+  REQUIRE(pins.size() == 1);
+  CHECK(pins.front().direct_url);
+  lint::model::TargetVersions tv;
+  lint::config::apply_pins(pins, {}, tv);
+  CHECK(tv.get("deepspeed").display() == "unknown (up to 0.19.5)");
+  CHECK_FALSE(tv.at_least("deepspeed", Version{0, 17, 1}));
+  CHECK_FALSE(tv.before("deepspeed", Version{0, 17, 1}));
+  CHECK_FALSE(tv.get("deepspeed").is_default);
+}
