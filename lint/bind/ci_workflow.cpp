@@ -83,7 +83,8 @@ std::vector<parse::LaunchCommand> commands_and_workdirs(const model::Document& d
     }
     if (n.text.find("accelerate") == std::string::npos && n.text.find("torchrun") == std::string::npos &&
         n.text.find("deepspeed") == std::string::npos && n.text.find("run_train.sh") == std::string::npos &&
-        n.text.find("python") == std::string::npos)
+        n.text.find("python") == std::string::npos && n.text.find("curl") == std::string::npos &&
+        n.text.find("wget") == std::string::npos)
       return;
     for (std::size_t k = b; k < e; ++k) blanked[k] = text[k];
     if (!workdir.empty()) step_dirs.emplace_back(b, e, workdir);

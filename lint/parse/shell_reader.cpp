@@ -303,6 +303,7 @@ class Extractor {
       }
     }
     if (words.empty()) return;
+    note_downloaded(words);
     if (basename(words[0].text) == "cd") {
       change_directory(c, words);
       return;
@@ -320,6 +321,35 @@ class Extractor {
     Word w = expand(dest);
     if (w.known && !w.text.empty() && w.text != "/dev/null" && charge(w.text.size()))
       written_.insert(std::move(w.text));
+  }
+
+  /// `curl -o FILE URL` / `wget -O FILE URL`: the script downloads FILE, so a later command may run it though the
+  /// project has none. Kept relative to where the script starts when an earlier `cd` moved it.
+  void note_downloaded(const std::vector<Word>& words) {
+    const std::string tool = basename(words[0].text);
+    if (tool != "curl" && tool != "wget") return;
+    const char short_flag = tool == "curl" ? 'o' : 'O';
+    const std::string long_flag = tool == "curl" ? "--output" : "--output-document";
+    for (std::size_t i = 1; i < words.size(); ++i) {
+      const Word& w = words[i];
+      if (!w.known) continue;
+      const std::string& t = w.text;
+      std::optional<Word> dest;
+      if (t == long_flag || (t.size() >= 2 && t[0] == '-' && t[1] != '-' && t.back() == short_flag)) {
+        if (i + 1 < words.size()) dest = words[i + 1];
+      } else if (t.starts_with(long_flag + "=")) {
+        dest = Word{t.substr(long_flag.size() + 1), true, w.region};
+      } else if (t.size() > 2 && t[0] == '-' && t[1] == short_flag) {
+        dest = Word{t.substr(2), true, w.region};
+      }
+      if (!dest || !dest->known || dest->text.empty() || dest->text == "-" || !charge(dest->text.size())) continue;
+      std::string path = dest->text;
+      if (path.front() != '/' && workdir_ && !workdir_->from_script_dir && !workdir_->path.empty() &&
+          workdir_->path != ".")
+        path = workdir_->path + "/" + path;
+      while (path.starts_with("./")) path.erase(0, 2);
+      written_.insert(std::move(path));
+    }
   }
 
   /// `cd DIR`: later commands run in DIR. `cd "$(dirname "$0")"` (or BASH_SOURCE) is the script's own folder;
