@@ -24,8 +24,8 @@ class MissingLaunchFile final : public rule::Rule {
       for (const std::string& c : w.candidates) {
         source::note_access(c);
         found = found || std::filesystem::is_regular_file(c, ec);
-        // Written (or downloaded) in another folder of the script: `curl -o docs/gen.py ...` then
-        // `cd docs; python gen.py`. Compared as paths: a candidate that is, or ends with, the written path.
+        // Written (or downloaded) in another folder of the script: `curl -o DIR/FILE URL` then
+        // `cd DIR; python FILE`. Compared as paths: a candidate that is, or ends with, the written path.
         for (const std::string& g : gen) {
           const std::string p = std::filesystem::path(g).lexically_normal().generic_string();
           if (p.empty() || p.front() == '/' || p.starts_with("..")) continue;
