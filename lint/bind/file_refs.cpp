@@ -20,9 +20,18 @@ std::string join_path(const std::string& base, const std::string& p) {
 
 }  // namespace
 
-std::vector<std::string> path_candidates(const model::Document& script_doc, const parse::Word& w,
+std::vector<std::string> path_candidates(const model::Document& script_doc, const parse::Word& word,
                                          const parse::WorkDir* workdir) {
-  if (!w.known || w.text.empty()) return {};
+  if (!word.known || word.text.empty()) return {};
+  // Run from a CI workspace that holds the repository in a folder: `src/x.py` is the repository's `x.py`.
+  parse::Word in_checkout;
+  const bool under_checkout =
+      workdir != nullptr && !workdir->checkout_path.empty() && word.text.starts_with(workdir->checkout_path + "/");
+  if (under_checkout) {
+    in_checkout = word;
+    in_checkout.text.erase(0, workdir->checkout_path.size() + 1);
+  }
+  const parse::Word& w = under_checkout ? in_checkout : word;
   std::vector<std::string> out;
   auto add = [&](const std::string& c) {
     if (!c.empty() && std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);

@@ -51,15 +51,18 @@ bool only_off_linux(std::string_view marker) {
   return false;
 }
 
-void add_pin(std::vector<Pin>& out, const Requirement& r, std::string_view written, const std::string& path,
-             int line) {
-  if (r.direct_url || only_off_linux(r.marker)) return;
+void add_pin(std::vector<Pin>& out, const Requirement& r, std::string_view written, const std::string& path, int line) {
+  if (only_off_linux(r.marker)) return;
   const std::string lib = model::canonical_library(r.name);
   if (lib.empty()) return;
+  if (r.direct_url) {
+    out.push_back(Pin{lib, std::string(trim(written)), path, line, model::VersionRange{}, true});
+    return;
+  }
   auto range = model::parse_specifiers(r.specifiers);
   if (!range || range->empty()) return;
   if (!range->low && !range->high) return;  // any version: nothing pinned
-  out.push_back(Pin{lib, std::string(trim(written)), path, line, *range});
+  out.push_back(Pin{lib, std::string(trim(written)), path, line, *range, false});
 }
 
 /// requirements.txt: one requirement per line, `\` continues a line, `#` after a space starts a comment, lines
@@ -94,7 +97,8 @@ void requirement_nodes(const parse::Node& list, const std::string& path, std::ve
   if (list.kind != parse::NodeKind::Sequence) return;
   for (const parse::Node& item : list.items) {
     if (item.kind != parse::NodeKind::String) continue;
-    if (auto r = parse_requirement(item.text)) add_pin(out, *r, item.text, path, static_cast<int>(item.region.begin.line));
+    if (auto r = parse_requirement(item.text))
+      add_pin(out, *r, item.text, path, static_cast<int>(item.region.begin.line));
   }
 }
 
@@ -145,7 +149,8 @@ void setup_cfg(const std::string& path, const std::string& text, std::vector<Pin
     if (!indented) {
       in_list = false;
       if (t.front() == '[') {
-        section = std::string(trim(t.substr(1, t.find(']') == std::string_view::npos ? t.size() - 1 : t.find(']') - 1)));
+        section =
+            std::string(trim(t.substr(1, t.find(']') == std::string_view::npos ? t.size() - 1 : t.find(']') - 1)));
         continue;
       }
       const auto eq = t.find_first_of("=:");
@@ -163,6 +168,38 @@ void setup_cfg(const std::string& path, const std::string& text, std::vector<Pin
   }
 }
 
+/// setup.py, read as text (never run): the string literals that are requirements of a known library with a version
+/// (`'transformers>=v4.51.0,<4.52'` in `install_requires` or `extras_require`). Comments, triple-quoted strings and
+/// f-strings are skipped.
+void setup_py(const std::string& path, const std::string& text, std::vector<Pin>& out) {
+  int line_no = 1;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      ++line_no;
+    } else if (c == '#') {
+      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+    } else if (c == '"' || c == '\'') {
+      const bool formatted = i > 0 && (text[i - 1] == 'f' || text[i - 1] == 'F');
+      if (text.compare(i, 3, std::string(3, c)) == 0) {  // a docstring or other triple-quoted text
+        const auto close = text.find(std::string(3, c), i + 3);
+        const std::size_t end = close == std::string::npos ? text.size() : close + 3;
+        line_no += static_cast<int>(std::count(text.begin() + static_cast<std::ptrdiff_t>(i),
+                                               text.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
+        i = end - 1;
+        continue;
+      }
+      std::size_t j = i + 1;
+      while (j < text.size() && text[j] != c && text[j] != '\n') j += text[j] == '\\' ? 2 : 1;
+      if (j >= text.size() || text[j] != c) continue;  // unterminated: the newline is counted next
+      const std::string_view literal(text.data() + i + 1, j - i - 1);
+      i = j;
+      if (formatted || literal.find_first_of("{\\") != std::string_view::npos) continue;
+      if (auto r = parse_requirement(literal)) add_pin(out, *r, literal, path, line_no);
+    }
+  }
+}
+
 void environment_yml(const std::string& path, const std::string& text, std::vector<Pin>& out) {
   const source::SourceFile file(path, text);
   const parse::ConfigDocument doc = parse::read_yaml(file);
@@ -171,7 +208,8 @@ void environment_yml(const std::string& path, const std::string& text, std::vect
   if (deps == nullptr || deps->kind != parse::NodeKind::Sequence) return;
   for (const parse::Node& item : deps->items) {
     if (item.kind == parse::NodeKind::String) {
-      if (auto r = parse_conda_spec(item.text)) add_pin(out, *r, item.text, path, static_cast<int>(item.region.begin.line));
+      if (auto r = parse_conda_spec(item.text))
+        add_pin(out, *r, item.text, path, static_cast<int>(item.region.begin.line));
     } else if (item.is_map()) {
       if (const parse::Node* pip = item.find("pip")) requirement_nodes(*pip, path, out);
     }
@@ -269,7 +307,7 @@ std::string poetry_to_specifiers(std::string_view constraint) {
       const auto parts = 1 + static_cast<int>(std::count(c.begin(), c.end(), '.'));
       model::Version upper;
       if (c.front() == '^') {
-        upper = v->major != 0 ? model::Version{v->major + 1, 0, 0}
+        upper = v->major != 0                ? model::Version{v->major + 1, 0, 0}
                 : v->minor != 0 || parts < 3 ? model::Version{0, v->minor + 1, 0}
                                              : model::Version{0, 0, v->patch + 1};
       } else {
@@ -287,16 +325,21 @@ std::string poetry_to_specifiers(std::string_view constraint) {
 }
 
 bool is_dependency_file(std::string_view name) {
-  return is_requirements_txt(name) || name == "pyproject.toml" || name == "setup.cfg" || name == "environment.yml" ||
-         name == "environment.yaml";
+  return is_requirements_txt(name) || name == "pyproject.toml" || name == "setup.cfg" || name == "setup.py" ||
+         name == "environment.yml" || name == "environment.yaml";
 }
 
 std::vector<Pin> pins_in_file(const std::string& path, const std::string& text) {
   std::vector<Pin> out;
   const std::string name = fs::path(path).filename().string();
-  if (name == "pyproject.toml") pyproject_toml(path, text, out);
-  else if (name == "setup.cfg") setup_cfg(path, text, out);
-  else if (name == "environment.yml" || name == "environment.yaml") environment_yml(path, text, out);
+  if (name == "pyproject.toml")
+    pyproject_toml(path, text, out);
+  else if (name == "setup.cfg")
+    setup_cfg(path, text, out);
+  else if (name == "setup.py")
+    setup_py(path, text, out);
+  else if (name == "environment.yml" || name == "environment.yaml")
+    environment_yml(path, text, out);
   else if (is_requirements_txt(name) || fs::path(path).parent_path().filename() == "requirements")
     requirements_txt(path, text, out);
   return out;
@@ -311,7 +354,7 @@ std::vector<Pin> detect_pins(const std::vector<std::string>& folders) {
     if (!folders_done.insert(folder).second) continue;
     const fs::path dir(folder);
     std::vector<std::string> files;
-    for (const char* fixed : {"pyproject.toml", "setup.cfg"}) files.push_back((dir / fixed).string());
+    for (const char* fixed : {"pyproject.toml", "setup.cfg", "setup.py"}) files.push_back((dir / fixed).string());
     std::vector<std::string> reqs;
     for (const fs::path& d : {dir, dir / "requirements"}) {
       if (!fs::is_directory(d, ec)) continue;
@@ -340,15 +383,17 @@ void apply_pins(const std::vector<Pin>& pins, const std::vector<std::string>& ke
   std::set<std::string> done(keep.begin(), keep.end());
   std::set<std::string> ranged;  // set from a range: an exact pin found later still wins
   for (const Pin& p : pins) {
-    const bool exact = p.range.low && p.range.high && *p.range.low == *p.range.high;
+    const bool exact = p.direct_url || (p.range.low && p.range.high && *p.range.low == *p.range.high);
     if (done.count(p.library) != 0 && !(exact && ranged.count(p.library) != 0)) continue;
-    model::AssumedVersion a = model::assume(p.library, p.range);
+    model::AssumedVersion a = p.direct_url ? model::assume_unknown(p.library) : model::assume(p.library, p.range);
     a.written = p.written;
     a.origin = p.path + ":" + std::to_string(p.line);
     versions.set(std::move(a));
     done.insert(p.library);
-    if (exact) ranged.erase(p.library);
-    else ranged.insert(p.library);
+    if (exact)
+      ranged.erase(p.library);
+    else
+      ranged.insert(p.library);
   }
 }
 

@@ -1,6 +1,7 @@
 // The library versions a project pins, read from its dependency files (never executed): requirements*.txt (and
 // requirements/*.txt), pyproject.toml (`[project] dependencies`, `[project.optional-dependencies]`,
-// `[dependency-groups]`, `[tool.poetry.dependencies]`), setup.cfg (`install_requires`, `extras_require`) and
+// `[dependency-groups]`, `[tool.poetry.dependencies]`), setup.cfg (`install_requires`, `extras_require`), setup.py
+// (requirement string literals, read as text) and
 // conda's environment.yml (conda specs and its `pip:` list). docs/versions.md describes what is assumed.
 #pragma once
 
@@ -15,10 +16,10 @@ namespace lint::config {
 
 /// One PEP 508 requirement (`name[extras] specifiers ; marker`), as far as launchlint reads it.
 struct Requirement {
-  std::string name;        ///< as written
-  std::string specifiers;  ///< `>=2.4,<2.6` (parentheses and spaces removed); "" for any version
-  std::string marker;      ///< after `;`, trimmed
-  bool direct_url = false; ///< `name @ url`: no version can be read
+  std::string name;         ///< as written
+  std::string specifiers;   ///< `>=2.4,<2.6` (parentheses and spaces removed); "" for any version
+  std::string marker;       ///< after `;`, trimmed
+  bool direct_url = false;  ///< `name @ url`: no version can be read
 };
 
 /// Parses one requirement (a comment or an option line gives nullopt).
@@ -38,6 +39,7 @@ struct Pin {
   std::string path;
   int line = 0;
   model::VersionRange range;
+  bool direct_url = false;  ///< `name @ url` (a fork or a commit): the version is unknown and `range` is empty
 };
 
 /// The pins of known libraries in one dependency file (its kind from its name); unknown names and unreadable

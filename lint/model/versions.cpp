@@ -173,6 +173,7 @@ std::optional<VersionRange> parse_specifiers(std::string_view spec) {
 
 std::string AssumedVersion::display() const {
   if (exact()) return low.str();
+  if (low == Version{} && high_inclusive) return "unknown (up to " + high.str() + ")";
   // [low, high): the newest release below `high` (not known exactly).
   if (low.major == high.major && low.minor + 1 == high.minor && high.patch == 0) {
     return std::to_string(low.major) + "." + std::to_string(low.minor) + ".x (" +
@@ -221,6 +222,16 @@ Version default_of(std::string_view library) {
 }
 
 }  // namespace
+
+AssumedVersion assume_unknown(std::string_view library) {
+  AssumedVersion a;
+  a.library = std::string(library);
+  a.is_default = false;
+  a.low = Version{};
+  a.high = default_of(library);
+  a.high_inclusive = true;
+  return a;
+}
 
 AssumedVersion assume(std::string_view library, const VersionRange& range) {
   AssumedVersion a;
@@ -326,7 +337,11 @@ TargetVersions& current() {
 }
 }  // namespace
 
-const TargetVersions& target_versions() { return current(); }
-void set_target_versions(const TargetVersions& versions) { current() = versions; }
+const TargetVersions& target_versions() {
+  return current();
+}
+void set_target_versions(const TargetVersions& versions) {
+  current() = versions;
+}
 
 }  // namespace lint::model

@@ -71,6 +71,11 @@ std::string canonical_library(std::string_view distribution);
 /// newest the range allows below the default, or the range's lower bound above it.
 AssumedVersion assume(std::string_view library, const VersionRange& range);
 
+/// A library installed from a URL (`deepspeed @ git+https://github.com/org/fork@commit`): its release is not
+/// known, so any up to the default is assumed and a rule that needs the version stays silent (the version is
+/// neither known to be older than nor at least any release after the first).
+AssumedVersion assume_unknown(std::string_view library);
+
 /// A version set by the project config (`target-versions`) or the command line (`--target-version pkg=ver`).
 struct VersionSetting {
   std::string library;  ///< as written (any distribution name launchlint knows, e.g. pytorch-lightning)

@@ -1,5 +1,4 @@
 #include "lint/parse/shell_reader.hpp"
-#include "lint/parse/shell_workdir.hpp"
 
 #include <tree_sitter/api.h>
 
@@ -10,6 +9,7 @@
 #include <set>
 
 #include "lint/parse/integer.hpp"
+#include "lint/parse/shell_workdir.hpp"
 #include "lint/parse/tree_sitter_support.hpp"
 
 namespace lint::parse {
@@ -47,7 +47,9 @@ struct TreeDeleter {
   void operator()(TSTree* t) const { ts_tree_delete(t); }
 };
 
-std::string_view type_of(TSNode n) { return ts_node_type(n); }
+std::string_view type_of(TSNode n) {
+  return ts_node_type(n);
+}
 
 bool too_deep(std::string_view t) {
   std::size_t depth = 0;
@@ -137,8 +139,10 @@ class Extractor {
       } else if (t == "declaration_command") {
         const std::string_view kw = text(s).substr(0, text(s).find_first_of(" \t"));
         for (const TSNode c : named_children(s)) {
-          if (type_of(c) == "variable_assignment") assign(c, item.top_level, kw == "export");
-          else if (type_of(c) == "variable_name" && kw == "export") exported_.insert(std::string(text(c)));
+          if (type_of(c) == "variable_assignment")
+            assign(c, item.top_level, kw == "export");
+          else if (type_of(c) == "variable_name" && kw == "export")
+            exported_.insert(std::string(text(c)));
         }
       } else if (t == "command") {
         command(s);
@@ -299,6 +303,7 @@ class Extractor {
       }
     }
     if (words.empty()) return;
+    note_downloaded(words);
     if (basename(words[0].text) == "cd") {
       change_directory(c, words);
       return;
@@ -318,21 +323,50 @@ class Extractor {
       written_.insert(std::move(w.text));
   }
 
+  /// `curl -o FILE URL` / `wget -O FILE URL`: the script downloads FILE, so a later command may run it though the
+  /// project has none. Kept relative to where the script starts when an earlier `cd` moved it.
+  void note_downloaded(const std::vector<Word>& words) {
+    const std::string tool = basename(words[0].text);
+    if (tool != "curl" && tool != "wget") return;
+    const char short_flag = tool == "curl" ? 'o' : 'O';
+    const std::string long_flag = tool == "curl" ? "--output" : "--output-document";
+    for (std::size_t i = 1; i < words.size(); ++i) {
+      const Word& w = words[i];
+      if (!w.known) continue;
+      const std::string& t = w.text;
+      std::optional<Word> dest;
+      if (t == long_flag || (t.size() >= 2 && t[0] == '-' && t[1] != '-' && t.back() == short_flag)) {
+        if (i + 1 < words.size()) dest = words[i + 1];
+      } else if (t.starts_with(long_flag + "=")) {
+        dest = Word{t.substr(long_flag.size() + 1), true, w.region};
+      } else if (t.size() > 2 && t[0] == '-' && t[1] == short_flag) {
+        dest = Word{t.substr(2), true, w.region};
+      }
+      if (!dest || !dest->known || dest->text.empty() || dest->text == "-" || !charge(dest->text.size())) continue;
+      std::string path = dest->text;
+      if (path.front() != '/' && workdir_ && !workdir_->from_script_dir && !workdir_->path.empty() &&
+          workdir_->path != ".")
+        path = workdir_->path + "/" + path;
+      while (path.starts_with("./")) path.erase(0, 2);
+      written_.insert(std::move(path));
+    }
+  }
+
   /// `cd DIR`: later commands run in DIR. `cd "$(dirname "$0")"` (or BASH_SOURCE) is the script's own folder;
   /// any other folder that is not statically known makes the working directory unknown again.
   void change_directory(TSNode c, const std::vector<Word>& words) {
-    if (words.size() < 2 || words[1].text == "-" ) {
+    if (words.size() < 2 || words[1].text == "-") {
       workdir_.reset();
       return;
     }
     const Word& dir = words[1];
     if (dir.known) {
       if (!dir.text.empty() && dir.text.front() == '/') {
-        workdir_ = WorkDir{dir.text, false};
+        workdir_ = WorkDir{dir.text, false, {}};
       } else if (workdir_) {
         workdir_->path = workdir_->path.empty() || workdir_->path == "." ? dir.text : workdir_->path + "/" + dir.text;
       } else {
-        workdir_ = WorkDir{dir.text, false};
+        workdir_ = WorkDir{dir.text, false, {}};
       }
       return;
     }
@@ -349,7 +383,7 @@ class Extractor {
       }
       if (rest.find('$') == std::string::npos && rest.find('`') == std::string::npos) {
         while (!rest.empty() && rest.front() == '/') rest.erase(0, 1);
-        workdir_ = WorkDir{rest.empty() ? "." : rest, true};
+        workdir_ = WorkDir{rest.empty() ? "." : rest, true, {}};
         return;
       }
     }
@@ -419,7 +453,8 @@ class Extractor {
           (words[rest + 1].text == "torch.distributed.run" || words[rest + 1].text == "torch.distributed.launch")) {
         lc.tool = LaunchTool::Torchrun;
         split_launcher(words, rest + 2, lc, torchrun_store_true());
-      } else if (rest + 1 < words.size() && words[rest].text == "-m" && words[rest + 1].text == "accelerate.commands.launch") {
+      } else if (rest + 1 < words.size() && words[rest].text == "-m" &&
+                 words[rest + 1].text == "accelerate.commands.launch") {
         lc.tool = LaunchTool::AccelerateLaunch;
         split_launcher(words, rest + 2, lc, accelerate_store_true(), false);
       } else {
@@ -476,10 +511,9 @@ class Extractor {
   /// TRL's scripts do not define become launcher flags; the rest are the script's. A config named by TRL's built-in
   /// name (`fsdp2`, `zero3`) is a file of the installed package, not bound.
   static void split_trl_arguments(const std::vector<Word>& words, std::size_t from, LaunchCommand& lc) {
-    static const std::set<std::string> kLauncher = {"num_processes",     "num_machines", "machine_rank",
-                                                    "main_process_ip",   "multi_gpu",    "main_process_port",
-                                                    "use_deepspeed",     "use_fsdp",     "gpu_ids",
-                                                    "mixed_precision"};
+    static const std::set<std::string> kLauncher = {
+        "num_processes",     "num_machines",  "machine_rank", "main_process_ip", "multi_gpu",
+        "main_process_port", "use_deepspeed", "use_fsdp",     "gpu_ids",         "mixed_precision"};
     for (std::size_t k = from; k < words.size(); ++k) {
       const Word& w = words[k];
       const auto eq = w.text.find('=');
@@ -528,24 +562,60 @@ class Extractor {
 
   static const std::set<std::string>& accelerate_store_true() {
     // acc:src/accelerate/commands/launch.py: flags without a value.
-    static const std::set<std::string> s = {
-        "--cpu", "--multi_gpu", "--multi-gpu", "--tpu", "--ipex", "--use_deepspeed", "--use-deepspeed", "--use_fsdp",
-        "--use-fsdp", "--use_megatron_lm", "--use-megatron-lm", "--use_xpu", "--use-xpu", "-m", "--module",
-        "--no_python", "--no-python", "--same_network", "--same-network", "--enable_cpu_affinity",
-        "--enable-cpu-affinity", "--downcast_bf16", "--downcast-bf16", "--debug", "-q", "--quiet",
-        "--tpu_use_cluster", "--tpu-use-cluster", "--tpu_use_sudo", "--tpu-use-sudo", "--monitor_interval_unused",
-        "--use_parallelism_config", "--use-parallelism-config", "--standalone"};
+    static const std::set<std::string> s = {"--cpu",
+                                            "--multi_gpu",
+                                            "--multi-gpu",
+                                            "--tpu",
+                                            "--ipex",
+                                            "--use_deepspeed",
+                                            "--use-deepspeed",
+                                            "--use_fsdp",
+                                            "--use-fsdp",
+                                            "--use_megatron_lm",
+                                            "--use-megatron-lm",
+                                            "--use_xpu",
+                                            "--use-xpu",
+                                            "-m",
+                                            "--module",
+                                            "--no_python",
+                                            "--no-python",
+                                            "--same_network",
+                                            "--same-network",
+                                            "--enable_cpu_affinity",
+                                            "--enable-cpu-affinity",
+                                            "--downcast_bf16",
+                                            "--downcast-bf16",
+                                            "--debug",
+                                            "-q",
+                                            "--quiet",
+                                            "--tpu_use_cluster",
+                                            "--tpu-use-cluster",
+                                            "--tpu_use_sudo",
+                                            "--tpu-use-sudo",
+                                            "--monitor_interval_unused",
+                                            "--use_parallelism_config",
+                                            "--use-parallelism-config",
+                                            "--standalone"};
     return s;
   }
   static const std::set<std::string>& torchrun_store_true() {
-    static const std::set<std::string> s = {"--standalone", "-m", "--module", "--no-python", "--no_python",
-                                            "--run-path", "--run_path", "--use-env", "--use_env"};
+    static const std::set<std::string> s = {"--standalone", "-m",         "--module",  "--no-python", "--no_python",
+                                            "--run-path",   "--run_path", "--use-env", "--use_env"};
     return s;
   }
   static const std::set<std::string>& deepspeed_store_true() {
-    static const std::set<std::string> s = {"--no_python", "--no_local_rank", "--no_ssh_check", "--force_multi",
-                                            "--save_pid", "--enable_each_rank_log", "--autotuning", "--elastic_training",
-                                            "--bind_cores_to_rank", "--module", "-m", "--no_ssh"};
+    static const std::set<std::string> s = {"--no_python",
+                                            "--no_local_rank",
+                                            "--no_ssh_check",
+                                            "--force_multi",
+                                            "--save_pid",
+                                            "--enable_each_rank_log",
+                                            "--autotuning",
+                                            "--elastic_training",
+                                            "--bind_cores_to_rank",
+                                            "--module",
+                                            "-m",
+                                            "--no_ssh"};
     return s;
   }
 
@@ -664,8 +734,9 @@ std::vector<LaunchCommand> extract(const source::SourceFile& file, bool makefile
   std::vector<LaunchCommand> commands = ex.run(ts_tree_root_node(tree.get()));
   if (ex.exhausted()) {
     if (errors != nullptr) {
-      errors->push_back({file.region(0, 0), "variables expand to more text than the limit (8 MiB + 8 bytes per byte "
-                                            "of the script); launch commands after that point are not analysed"});
+      errors->push_back({file.region(0, 0),
+                         "variables expand to more text than the limit (8 MiB + 8 bytes per byte "
+                         "of the script); launch commands after that point are not analysed"});
     }
   }
   if (workdirs != nullptr) *workdirs = ex.workdirs();

@@ -13,6 +13,9 @@ namespace lint::parse {
 struct WorkDir {
   std::string path;              ///< as written; relative paths are relative to where the script is run
   bool from_script_dir = false;  ///< relative to the script's own folder (`cd "$(dirname "$0")"/..`)
+  /// A CI job that checks its repository out into this folder of the workspace (`actions/checkout` with
+  /// `path: src`) and runs the command from the workspace: a relative path `src/x.py` is the repository's `x.py`.
+  std::string checkout_path;
 };
 
 /// The working directory of each launch command that find_launch_commands(file, makefile) returns, by the byte

@@ -1,4 +1,5 @@
 // DS003: a key DeepSpeed does not know: an error inside the sections it validates, a warning at top level (ignored).
+#include "lint/model/versions.hpp"
 #include "rules/deepspeed/support.hpp"
 
 namespace lint::rules {
@@ -33,11 +34,16 @@ class UnknownDeepspeedKey final : public rule::Rule {
       if (const parse::Node* o = zo->find("offload_optimizer"))
         check_section(doc, *o, "zero_optimization.offload_optimizer", kOffloadOptimizerKeys, ctx);
     }
-    if (const parse::Node* f = root.find("fp16")) check_section(doc, *f, "fp16", kFp16Keys, ctx);
-    if (const parse::Node* b = root.find("bf16"))
-      check_section(doc, *b, "bf16", kBf16Keys, ctx);
-    else if (const parse::Node* b2 = root.find("bfloat16"))
-      check_section(doc, *b2, "bfloat16", kBf16Keys, ctx);
+    // The fp16 and bf16 sections are pydantic models from DeepSpeed 0.17.1 (deepspeed/runtime/precision_config.py);
+    // before, config.py read their keys one by one with get_scalar_param and never looked at the others. A
+    // DeepSpeed of unknown release (installed from a fork's URL) is not judged.
+    if (model::target_versions().at_least("deepspeed", {0, 17, 1})) {
+      if (const parse::Node* f = root.find("fp16")) check_section(doc, *f, "fp16", kFp16Keys, ctx);
+      if (const parse::Node* b = root.find("bf16"))
+        check_section(doc, *b, "bf16", kBf16Keys, ctx);
+      else if (const parse::Node* b2 = root.find("bfloat16"))
+        check_section(doc, *b2, "bfloat16", kBf16Keys, ctx);
+    }
     if (const parse::Node* m = root.find("tensorboard")) check_section(doc, *m, "tensorboard", kTensorBoardKeys, ctx);
     if (const parse::Node* m = root.find("csv_monitor")) check_section(doc, *m, "csv_monitor", kCsvMonitorKeys, ctx);
     if (const parse::Node* m = root.find("wandb")) check_section(doc, *m, "wandb", kWandbKeys, ctx);

@@ -24,6 +24,13 @@ class MissingLaunchFile final : public rule::Rule {
       for (const std::string& c : w.candidates) {
         source::note_access(c);
         found = found || std::filesystem::is_regular_file(c, ec);
+        // Written (or downloaded) in another folder of the script: `curl -o DIR/FILE URL` then
+        // `cd DIR; python FILE`. Compared as paths: a candidate that is, or ends with, the written path.
+        for (const std::string& g : gen) {
+          const std::string p = std::filesystem::path(g).lexically_normal().generic_string();
+          if (p.empty() || p.front() == '/' || p.starts_with("..")) continue;
+          found = found || c == p || c.ends_with("/" + p);
+        }
       }
       if (found) continue;
       // The message names no tried path: those depend on where launchlint runs, the finding must not.
@@ -37,6 +44,8 @@ class MissingLaunchFile final : public rule::Rule {
 
 }  // namespace
 
-std::unique_ptr<rule::Rule> make_missing_launch_file() { return std::make_unique<MissingLaunchFile>(); }
+std::unique_ptr<rule::Rule> make_missing_launch_file() {
+  return std::make_unique<MissingLaunchFile>();
+}
 
 }  // namespace lint::rules

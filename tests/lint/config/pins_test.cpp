@@ -138,6 +138,27 @@ TEST_CASE("setup.cfg: install_requires and extras_require", "[pins]") {
   CHECK(pin_of(pins, "peft") == nullptr);
 }
 
+TEST_CASE("setup.py: requirement strings with a version, read as text", "[pins]") {
+  const std::string text =
+      "\"\"\"Setup.\n"
+      "'torch==1.0' in a docstring\"\"\"\n"
+      "import setuptools  # 'peft==0.1' in a comment\n"
+      "install_requires = [\n"
+      "    'mosaicml[libcloud]>=0.32.1,<0.33',\n"
+      "    'transformers>=v4.51.0,<4.52',\n"
+      "    \"accelerate>=0.25,<1.2\",  # comment\n"
+      "    f'torch=={version}',\n"
+      "]\n"
+      "setuptools.setup(name='x', python_requires='>=3.9', install_requires=install_requires)\n";
+  const auto pins = pins_in_file("setup.py", text);
+  REQUIRE(pins.size() == 2);
+  CHECK(pin_of(pins, "transformers")->line == 6);
+  CHECK(pin_of(pins, "transformers")->range.high == lint::model::Version{4, 52, 0});
+  CHECK(pin_of(pins, "accelerate")->line == 7);
+  CHECK(pin_of(pins, "torch") == nullptr);
+  CHECK(pin_of(pins, "peft") == nullptr);
+}
+
 TEST_CASE("environment.yml: conda specs and the pip list", "[pins]") {
   const std::string text =
       "name: train\n"
@@ -176,4 +197,17 @@ TEST_CASE("detected pins: an exact pin beats an earlier range; config settings a
   CHECK(tv.get("torch").origin.ends_with("requirements/base.txt:1"));
   CHECK(tv.get("transformers").is_default);
   fs::remove_all(dir);
+}
+
+TEST_CASE("a library installed from a URL has an unknown version", "[pins]") {
+  const auto pins = pins_in_file(
+      "requirements.txt", "deepspeed@git+https://github.com/EleutherAI/DeeperSpeed.git@91d1c55#egg=deepspeed\n");
+  REQUIRE(pins.size() == 1);
+  CHECK(pins.front().direct_url);
+  lint::model::TargetVersions tv;
+  lint::config::apply_pins(pins, {}, tv);
+  CHECK(tv.get("deepspeed").display() == "unknown (up to 0.19.5)");
+  CHECK_FALSE(tv.at_least("deepspeed", Version{0, 17, 1}));
+  CHECK_FALSE(tv.before("deepspeed", Version{0, 17, 1}));
+  CHECK_FALSE(tv.get("deepspeed").is_default);
 }

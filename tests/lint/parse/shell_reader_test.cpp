@@ -192,6 +192,18 @@ TEST_CASE("files the script writes before a command are listed with it") {
   CHECK(cmds[1].files_written_before == std::vector<std::string>{"get_model.py", "notes.txt"});
 }
 
+TEST_CASE("files the script downloads before a command are listed with it") {
+  const auto cmds = commands(
+      "curl -sSL -o ./tools/a.py https://example.com/a.py\n"
+      "wget -q --output-document=b.py https://example.com/b.py\n"
+      "cd docs\n"
+      "curl -Lo c.py https://example.com/c.py\n"
+      "wget -O - https://example.com/d.sh | bash\n"
+      "python c.py\n");
+  REQUIRE(cmds.size() == 1);
+  CHECK(cmds[0].files_written_before == std::vector<std::string>{"b.py", "docs/c.py", "tools/a.py"});
+}
+
 TEST_CASE("a word of unknown value before the script holds launcher flags: `torchrun $DISTRIBUTED_ARGS train.py`") {
   const auto cmds = commands(
       "GPUS=$(nvidia-smi -L | wc -l)\nDISTRIBUTED_ARGS=\"--nproc_per_node $GPUS --nnodes 1\"\n"
