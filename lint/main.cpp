@@ -448,7 +448,7 @@ bool emit(const std::string& path, const std::string& text) {
 int refuse_overwriting_inputs(const std::vector<std::pair<Format, std::string>>& outputs,
                               const lint::driver::RunResult& result) {
   std::vector<std::string> inputs;
-  for (const auto& [path, source] : result.sources) inputs.push_back(path);
+  for (const auto& [path, source] : result.sources) inputs.emplace_back(path);
   for (const auto& [format, path] : outputs) {
     if (path.empty()) continue;
     if (const std::string input = lint::report::overwritten_input(path, inputs); !input.empty()) {
@@ -660,23 +660,23 @@ int run(int argc, char** argv) {
     in.files_checked = result.files_checked;
     in.jobs = cli.jobs;
     in.docs_url = env_set("LAUNCHLINT_DOCS_URL") ? std::getenv("LAUNCHLINT_DOCS_URL") : LAUNCHLINT_DOCS_URL;
-    // Each report is rendered whole, then written at once (atomically to a file; lint/report/output_file).
+    // Each report is rendered whole, then written at once (atomically to a file; lint/report/output_file). The
+    // rendered text is moved out of the stream, never copied: a report of many findings is held once.
     std::ostringstream out;
-    if (cli.statistics) {
+    if (cli.statistics)
       lint::report::write_statistics(format, out, in);
-    } else if (cli.quiet && (format == Format::Text || format == Format::Concise)) {
-      std::ostringstream buf;
-      lint::report::write(format, buf, in);
-      // drop the trailing summary line
-      std::string s = buf.str();
-      const auto pos = s.rfind("\n\n");
-      if (pos != std::string::npos) s = s.substr(0, pos + 1);
-      else if (s.starts_with("All checks passed")) s.clear();
-      out << s;
-    } else {
+    else
       lint::report::write(format, out, in);
+    std::string text = std::move(out).str();
+    if (!cli.statistics && cli.quiet && (format == Format::Text || format == Format::Concise)) {
+      // drop the trailing summary line
+      const auto pos = text.rfind("\n\n");
+      if (pos != std::string::npos)
+        text.resize(pos + 1);
+      else if (text.starts_with("All checks passed"))
+        text.clear();
     }
-    if (!emit(path, out.str())) return kExitError;
+    if (!emit(path, text)) return kExitError;
   }
 
   // --show-fixes lists them after a text report (on stderr when standard output carries a machine format).

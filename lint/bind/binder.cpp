@@ -16,7 +16,18 @@ namespace lint::bind {
 
 DocumentSet::DocumentSet(std::vector<std::unique_ptr<model::Document>>& documents, Loader load)
     : documents_(documents), load_(std::move(load)) {
-  for (const auto& d : documents_) by_path_[d->path()] = d.get();
+  by_path_.reserve(documents_.size());
+  for (const auto& d : documents_) by_path_.push_back(d.get());
+  std::stable_sort(by_path_.begin(), by_path_.end(),
+                   [](const model::Document* a, const model::Document* b) { return a->path() < b->path(); });
+}
+
+model::Document* DocumentSet::find(std::string_view path) const {
+  if (const auto it = loaded_.find(path); it != loaded_.end()) return it->second;
+  const auto after = std::upper_bound(by_path_.begin(), by_path_.end(), path,
+                                      [](std::string_view p, const model::Document* d) { return p < d->path(); });
+  if (after == by_path_.begin() || (*std::prev(after))->path() != path) return nullptr;
+  return *std::prev(after);
 }
 
 namespace {
@@ -30,9 +41,9 @@ bool left_unparsed(const model::Document& d) {
 
 model::Document* DocumentSet::unparsed_target(const std::vector<std::string>& candidates) const {
   for (const std::string& c : candidates) {
-    auto it = by_path_.find(c);
-    if (it == by_path_.end()) continue;
-    return left_unparsed(*it->second) ? it->second : nullptr;
+    model::Document* d = find(c);
+    if (d == nullptr) continue;
+    return left_unparsed(*d) ? d : nullptr;
   }
   return nullptr;
 }
@@ -47,9 +58,8 @@ void DocumentSet::parse_in_place(model::Document& d) const {
 
 const model::Document* DocumentSet::find_or_load(const std::vector<std::string>& candidates) {
   for (const std::string& c : candidates) {
-    auto it = by_path_.find(c);
-    if (it == by_path_.end()) continue;
-    model::Document* d = it->second;
+    model::Document* d = find(c);
+    if (d == nullptr) continue;
     if (left_unparsed(*d)) parse_in_place(*d);
     return d->read_error ? nullptr : d;
   }
@@ -59,7 +69,7 @@ const model::Document* DocumentSet::find_or_load(const std::vector<std::string>&
     if (!std::filesystem::is_regular_file(c, ec)) continue;
     documents_.push_back(load_(c));
     model::Document* d = documents_.back().get();
-    by_path_[c] = d;
+    loaded_[c] = d;
     return d->read_error ? nullptr : d;
   }
   return nullptr;

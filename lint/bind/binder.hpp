@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lint/bind/declared_launch.hpp"
@@ -40,9 +41,17 @@ class DocumentSet {
   [[nodiscard]] std::vector<std::unique_ptr<model::Document>>& documents() { return documents_; }
 
  private:
+  /// The document of the run at `path` (the last one of that path), or nullptr.
+  [[nodiscard]] model::Document* find(std::string_view path) const;
+
   std::vector<std::unique_ptr<model::Document>>& documents_;
   Loader load_;
-  std::map<std::string, model::Document*, std::less<>> by_path_;
+  /// The documents the set was made with, sorted by path (stably: the last of a path wins). No key is stored: a
+  /// document's own path is compared, so a run of many files holds one pointer each, and parse_in_place (which
+  /// replaces a document's source) keeps its place.
+  std::vector<model::Document*> by_path_;
+  /// The documents loaded since (a launch names them), by path.
+  std::map<std::string, model::Document*, std::less<>> loaded_;
 };
 
 /// One launch command and the document it is written in.

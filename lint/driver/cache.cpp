@@ -294,7 +294,7 @@ std::optional<RunResult> answer_from(const std::string& text, const std::string&
     } else {
       doc->source = std::make_shared<source::SourceFile>(d.path, "");
     }
-    result.sources[d.path] = doc->source;
+    source::put_source(result.sources, doc->source);
     result.documents.push_back(std::move(doc));
   }
   for (std::string_view path : quoted) {

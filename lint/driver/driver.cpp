@@ -139,7 +139,7 @@ void read_config(model::Document& doc) {
     doc.config = doc.format == parse::Format::Yaml   ? parse::read_yaml(file)
                  : doc.format == parse::Format::Json ? parse::read_json(file)
                                                      : parse::read_toml(file);
-    doc.kind = model::classify_config(doc.config, doc.format);
+    doc.kind = model::classify_config(*doc.config, doc.format);
   };
   if (file.text().size() < kShallowFirstBytes) return full();
   if (doc.format == parse::Format::Toml) {
@@ -152,13 +152,13 @@ void read_config(model::Document& doc) {
       std::optional<std::vector<parse::ParseError>> errors = parse::check_toml_in_pieces(file, kTomlPieceBytes);
       if (!errors) return full();
       doc.config = parse::ConfigDocument{};
-      doc.config.format = parse::Format::Toml;
-      doc.config.errors = std::move(*errors);
+      doc.config.edit().format = parse::Format::Toml;
+      doc.config.edit().errors = std::move(*errors);
       doc.kind = model::DocKind::Unknown;
       return;
     }
     doc.config = parse::ConfigDocument{};
-    doc.config.format = parse::Format::Toml;
+    doc.config.edit().format = parse::Format::Toml;
     doc.kind = model::DocKind::Unknown;
     return;
   }
@@ -168,7 +168,7 @@ void read_config(model::Document& doc) {
       doc.format == parse::Format::Yaml ? parse::read_yaml(file, shallow) : parse::read_json_shallow(file);
   if (!first) return full();
   doc.config = std::move(*first);
-  doc.kind = model::classify_config(doc.config, doc.format);
+  doc.kind = model::classify_config(*doc.config, doc.format);
   if (doc.kind == model::DocKind::Unknown && !bind::is_ci_workflow(doc)) return;
   if (doc.kind == model::DocKind::AxolotlConfig) {
     parse::ReadPolicy data;
@@ -176,7 +176,7 @@ void read_config(model::Document& doc) {
     doc.config = parse::ConfigDocument{};  // the shallow tree goes before the second read
     if (std::optional<parse::ConfigDocument> kept = parse::read_yaml(file, data)) {
       doc.config = std::move(*kept);
-      doc.kind = model::classify_config(doc.config, doc.format);
+      doc.kind = model::classify_config(*doc.config, doc.format);
       return;
     }
   }
@@ -214,10 +214,10 @@ std::unique_ptr<model::Document> load_document(std::string path, std::string tex
       read_config(*doc);
       // A second YAML document is an error for the single-document loaders of launch configs, not for a file
       // launchlint does not know (a multi-document Kubernetes manifest that runs `accelerate launch`).
-      if (doc->config.extra_document && doc->kind != model::DocKind::Unknown)
-        doc->config.errors.push_back(*doc->config.extra_document);
+      if (doc->config->extra_document && doc->kind != model::DocKind::Unknown)
+        doc->config.edit().errors.push_back(*doc->config->extra_document);
       doc->report_parse_errors = explicitly_named || doc->kind != model::DocKind::Unknown ||
-                                 (!doc->config.errors.empty() && model::config_text_may_matter(t));
+                                 (!doc->config->errors.empty() && model::config_text_may_matter(t));
       break;
     }
     case parse::Format::Python: {
@@ -283,24 +283,31 @@ namespace {
 /// identical mistakes gives a report of bounded size. `all` is sorted.
 std::vector<rule::Diagnostic> cap_findings(std::vector<rule::Diagnostic> all) {
   std::map<std::pair<std::string, std::string>, std::size_t> seen;
-  std::vector<rule::Diagnostic> kept;
   std::vector<std::size_t> omitted;
+  // In place: the findings kept move to the front (a run's findings are held once, not twice).
+  std::size_t n_kept = 0;
+  const auto keep = [&](rule::Diagnostic& d) {
+    if (&all[n_kept] != &d) all[n_kept] = std::move(d);
+    ++n_kept;
+  };
   for (rule::Diagnostic& d : all) {
     if (d.suppressed) {
-      kept.push_back(std::move(d));
+      keep(d);
       continue;
     }
     const auto key = std::make_pair(d.path, d.code);
     const std::size_t n = ++seen[key];
     if (n <= kMaxFindingsPerRuleAndFile) {
-      kept.push_back(std::move(d));
+      keep(d);
     } else if (n == kMaxFindingsPerRuleAndFile + 1) {
       d.related.clear();
       d.setting.clear();
-      kept.push_back(std::move(d));
-      omitted.push_back(kept.size() - 1);
+      keep(d);
+      omitted.push_back(n_kept - 1);
     }
   }
+  all.erase(all.begin() + static_cast<std::ptrdiff_t>(n_kept), all.end());
+  std::vector<rule::Diagnostic>& kept = all;
   for (const std::size_t i : omitted) {
     rule::Diagnostic& d = kept[i];
     const std::size_t more = seen[std::make_pair(d.path, d.code)] - kMaxFindingsPerRuleAndFile;
@@ -308,7 +315,7 @@ std::vector<rule::Diagnostic> cap_findings(std::vector<rule::Diagnostic> all) {
                 " in this file, from here on, are not shown (at most " + std::to_string(kMaxFindingsPerRuleAndFile) +
                 " per rule and file).";
   }
-  return kept;
+  return all;
 }
 
 }  // namespace
@@ -517,8 +524,19 @@ class RuleRunner {
   static std::vector<rule::Diagnostic> merge(std::vector<std::vector<rule::Diagnostic>>& per_doc,
                                              std::vector<std::vector<rule::Diagnostic>>& per_launch) {
     std::vector<rule::Diagnostic> all;
-    for (auto& v : per_doc) std::move(v.begin(), v.end(), std::back_inserter(all));
-    for (auto& v : per_launch) std::move(v.begin(), v.end(), std::back_inserter(all));
+    std::size_t total = 0;
+    for (const auto& v : per_doc) total += v.size();
+    for (const auto& v : per_launch) total += v.size();
+    all.reserve(total);
+    // Each list is given back as soon as it is moved: the findings are held once.
+    for (auto& v : per_doc) {
+      std::move(v.begin(), v.end(), std::back_inserter(all));
+      v = {};
+    }
+    for (auto& v : per_launch) {
+      std::move(v.begin(), v.end(), std::back_inserter(all));
+      v = {};
+    }
     std::sort(all.begin(), all.end());
     all.erase(std::unique(all.begin(), all.end(),
                           [](const rule::Diagnostic& a, const rule::Diagnostic& b) {
@@ -646,8 +664,8 @@ RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
     runner.check_document(d, per_doc[i]);
     if (!(d.read_error || d.kind == model::DocKind::Unknown) || d.report_parse_errors)
       comments[i] = rule::find_suppressions(*d.source, d.format == parse::Format::Json);
-    if (d.kind == model::DocKind::Unknown && d.config.has_root && !bind::is_ci_workflow(d))
-      d.config.root = parse::Node{};
+    if (d.kind == model::DocKind::Unknown && d.config->has_root && !bind::is_ci_workflow(d))
+      d.config.edit().root = parse::Node{};
     if (from_disk) d.source->release(kMaxFileBytes);
   };
   const auto prepare = [&](std::size_t n) {  // before loading: the finishing step writes by index
@@ -671,11 +689,14 @@ RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
   comments.resize(result.documents.size());
   for (std::size_t i = loaded; i < result.documents.size(); ++i) finish(i, *result.documents[i], false);
   result.files_checked = result.documents.size();
-  for (const auto& d : result.documents) result.sources[d->path()] = d->source;
+  for (const auto& d : result.documents) source::put_source(result.sources, d->source);
 
   std::vector<std::vector<rule::Diagnostic>> per_launch;
   for (auto& [order, found] : found_by_launch) per_launch.push_back(std::move(found));
+  found_by_launch.clear();
   std::vector<rule::Diagnostic> all = RuleRunner::merge(per_doc, per_launch);  // 3. all findings
+  per_doc = {};
+  per_launch = {};
   std::map<std::string, std::vector<rule::Suppression>> suppressions;
   for (std::size_t i = 0; i < result.documents.size(); ++i) {
     const model::Document& d = *result.documents[i];

@@ -68,7 +68,7 @@ struct RunResult {
   std::vector<rule::Diagnostic> diagnostics;  ///< sorted, deduplicated; suppressed ones only if asked
   std::vector<std::unique_ptr<model::Document>> documents;
   std::vector<model::Launch> launches;  ///< each file alone, then bound launches (if keep_launches)
-  std::map<std::string, source::SourcePtr> sources;
+  source::SourceMap sources;            ///< every document's source, by path
   std::size_t files_checked = 0;
   model::TargetVersions versions;  ///< the versions the rules assumed, with where each came from
 };

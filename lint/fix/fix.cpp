@@ -28,8 +28,8 @@ std::string apply_edits(std::string_view text, const std::vector<rule::Edit>& ed
   return out;
 }
 
-std::vector<FileChange> choose(const std::vector<rule::Diagnostic>& diagnostics,
-                               const std::map<std::string, source::SourcePtr>& sources, bool unsafe) {
+std::vector<FileChange> choose(const std::vector<rule::Diagnostic>& diagnostics, const source::SourceMap& sources,
+                               bool unsafe) {
   struct Pending {
     std::vector<rule::Edit> edits;
     std::vector<std::string> applied;

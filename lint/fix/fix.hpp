@@ -29,8 +29,8 @@ struct FileChange {
 
 /// Picks the applicable fixes of `diagnostics` (suppressed ones never), skipping any fix with an edit that
 /// overlaps or touches an edit already chosen (a later pass takes it), and applies them per file.
-std::vector<FileChange> choose(const std::vector<rule::Diagnostic>& diagnostics,
-                               const std::map<std::string, source::SourcePtr>& sources, bool unsafe);
+std::vector<FileChange> choose(const std::vector<rule::Diagnostic>& diagnostics, const source::SourceMap& sources,
+                               bool unsafe);
 
 /// The outcome of fixing: the changed files (from the first text to the last) and the run on the fixed text.
 struct Outcome {

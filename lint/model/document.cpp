@@ -31,12 +31,17 @@ std::string_view to_string(DocKind kind) {
 const std::vector<parse::ParseError>& Document::parse_errors() const {
   if (python) return python->syntax_errors;
   if (kind == DocKind::LaunchScript) return shell_errors;
-  return config.errors;
+  return config->errors;
 }
 
 const parse::Node* Document::root_map() const {
-  if (!config.has_root || !config.root.is_map()) return nullptr;
-  return &config.root;
+  if (!config->has_root || !config->root.is_map()) return nullptr;
+  return &config->root;
+}
+
+const parse::ConfigDocument& ConfigBox::empty() {
+  static const parse::ConfigDocument kEmpty;
+  return kEmpty;
 }
 
 }  // namespace lint::model

@@ -29,11 +29,34 @@ enum class DocKind : std::uint8_t {
 
 std::string_view to_string(DocKind kind);
 
+/// A YAML / JSON / TOML document held on the heap: most documents of a run are not configs (Python files, shell
+/// scripts, files launchlint does not know), and an empty box costs one pointer instead of a whole ConfigDocument.
+/// Reading an empty box sees an empty ConfigDocument; `edit()` allocates.
+class ConfigBox {
+ public:
+  ConfigBox() = default;
+  ConfigBox& operator=(parse::ConfigDocument config) {
+    edit() = std::move(config);
+    return *this;
+  }
+  [[nodiscard]] const parse::ConfigDocument& operator*() const { return box_ ? *box_ : empty(); }
+  [[nodiscard]] const parse::ConfigDocument* operator->() const { return &**this; }
+  /// The document, for writing (allocated on first use).
+  parse::ConfigDocument& edit() {
+    if (!box_) box_ = std::make_unique<parse::ConfigDocument>();
+    return *box_;
+  }
+
+ private:
+  static const parse::ConfigDocument& empty();
+  std::unique_ptr<parse::ConfigDocument> box_;
+};
+
 struct Document {
   source::SourcePtr source;
   parse::Format format = parse::Format::Other;
   DocKind kind = DocKind::Unknown;
-  parse::ConfigDocument config;                       ///< YAML / JSON / TOML
+  ConfigBox config;                                   ///< YAML / JSON / TOML
   std::unique_ptr<PythonFacts> python;                ///< Python (on the heap: most documents are not parsed Python)
   std::vector<parse::LaunchCommand> launch_commands;  ///< a launch script's launch commands, in order
   std::vector<parse::ParseError> shell_errors;        ///< why a launch script could not be read for commands

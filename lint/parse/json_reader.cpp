@@ -312,6 +312,7 @@ class JsonParser {
     }
     const bool ok = parse_array_items(out, depth, keep);
     if (!keep) --dropped_;
+    out.items.shrink_to_fit();  // a launch config's tree is kept for the run: no spare capacity
     if (ok) finish(out, begin, begin_pos);
     return ok;
   }
@@ -352,6 +353,7 @@ class JsonParser {
     }
     const bool ok = parse_object_entries(out, depth, keep);
     if (!keep) --dropped_;
+    out.entries.shrink_to_fit();
     if (ok) finish(out, begin, begin_pos);
     return ok;
   }

@@ -26,7 +26,7 @@ inline constexpr int kJsonVersion = 1;
 struct ReportInput {
   const std::vector<rule::Diagnostic>* diagnostics = nullptr;  ///< sorted; suppressed ones only with --show-suppressed
   const rule::RuleTable* rules = nullptr;                       ///< every rule (SARIF rules[] lists all of them)
-  const std::map<std::string, source::SourcePtr>* sources = nullptr;  ///< by Diagnostic::path, for snippets
+  const source::SourceMap* sources = nullptr;                   ///< by Diagnostic::path, for snippets
   std::string srcroot;     ///< absolute directory, ending in '/', that relative paths are relative to (SARIF %SRCROOT%)
   bool color = false;      ///< ANSI colour (text)
   std::string docs_url;    ///< where the rule pages are published ("" when not configured: no links are written)

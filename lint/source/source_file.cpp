@@ -1,6 +1,7 @@
 #include "lint/source/source_file.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <functional>
 
@@ -90,8 +91,13 @@ SourceFile::SourceFile(std::string path, std::string text) : path_(std::move(pat
   index();
 }
 
+std::mutex& SourceFile::reload_mutex() const {
+  static std::array<std::mutex, 64> locks;
+  return locks[(reinterpret_cast<std::uintptr_t>(this) / alignof(SourceFile)) % locks.size()];
+}
+
 void SourceFile::release(std::uintmax_t max_bytes) const {
-  const std::lock_guard<std::mutex> lock(reload_mutex_);
+  const std::lock_guard<std::mutex> lock(reload_mutex());
   if (released_.load(std::memory_order_relaxed)) return;
   released_size_ = text_.size();
   released_hash_ = std::hash<std::string_view>{}(text_);
@@ -103,7 +109,7 @@ void SourceFile::release(std::uintmax_t max_bytes) const {
 }
 
 void SourceFile::release_again() const {
-  const std::lock_guard<std::mutex> lock(reload_mutex_);
+  const std::lock_guard<std::mutex> lock(reload_mutex());
   if (max_bytes_ == 0 || changed_ || released_.load(std::memory_order_relaxed)) return;
   // Unchanged: released_size_ and released_hash_ (or expected_sha256_) still describe the text.
   std::string().swap(text_);
@@ -121,7 +127,7 @@ std::shared_ptr<const SourceFile> SourceFile::deferred(std::string path, std::st
 }
 
 void SourceFile::reload() const {
-  const std::lock_guard<std::mutex> lock(reload_mutex_);
+  const std::lock_guard<std::mutex> lock(reload_mutex());
   if (!released_.load(std::memory_order_relaxed)) return;
   ReadResult read = read_regular_file(path_, max_bytes_);
   std::string text = read.text ? std::move(*read.text) : std::string();
@@ -250,6 +256,12 @@ std::size_t SourceFile::byte_at(Position pos) const {
     ++col;
   }
   return start + i;
+}
+
+void put_source(SourceMap& sources, SourcePtr source) {
+  const std::string_view path = source->path();
+  sources.erase(path);  // a replaced entry's key views the old source's path
+  sources.emplace(path, std::move(source));
 }
 
 }  // namespace lint::source

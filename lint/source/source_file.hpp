@@ -4,6 +4,8 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -103,10 +105,19 @@ class SourceFile {
   mutable std::size_t released_hash_ = 0;
   mutable std::uintmax_t max_bytes_ = 0;
   std::string expected_sha256_;  ///< deferred(): the content expected
-  mutable std::mutex reload_mutex_;
+  /// The lock of this file's release and reload: one of a fixed set shared by all files (a run of many files does
+  /// not hold a mutex per file). Never held while another file's is taken.
+  [[nodiscard]] std::mutex& reload_mutex() const;
 };
 
 using SourcePtr = std::shared_ptr<const SourceFile>;
+
+/// Sources by path. A key is a view of its value's own path (SourceFile::path), so a run of many files does not
+/// hold every path twice: add entries with put_source only.
+using SourceMap = std::map<std::string_view, SourcePtr, std::less<>>;
+
+/// Adds `source` under its path, replacing an entry of the same path.
+void put_source(SourceMap& sources, SourcePtr source);
 
 /// Counts the code points in `text` (UTF-8 lead bytes; stray continuation bytes do not count).
 std::uint32_t count_code_points(std::string_view text);

@@ -90,13 +90,13 @@ lint::rule::RuleTable make_rules() {
 /// Files, diagnostics and the input that refers to them.
 struct Fixture {
   lint::rule::RuleTable rules = make_rules();
-  std::map<std::string, SourcePtr> sources;
+  lint::source::SourceMap sources;
   std::vector<Diagnostic> diagnostics;
   ReportInput input;
 
   const SourceFile& add_source(const std::string& path, std::string text) {
     auto file = std::make_shared<const SourceFile>(path, std::move(text));
-    sources[path] = file;
+    lint::source::put_source(sources, file);
     return *file;
   }
 
