@@ -77,7 +77,7 @@ const model::Document* DocumentSet::find_or_load(const std::vector<std::string>&
 
 const model::Document* DocumentSet::find(const std::vector<std::string>& candidates) const {
   for (const std::string& c : candidates) {
-    if (auto it = by_path_.find(c); it != by_path_.end()) return it->second->read_error ? nullptr : it->second;
+    if (const model::Document* d = find(std::string_view(c))) return d->read_error ? nullptr : d;
   }
   return nullptr;
 }
