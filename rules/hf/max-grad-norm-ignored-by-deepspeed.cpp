@@ -65,10 +65,13 @@ class MaxGradNormIgnoredByDeepspeed final : public rule::Rule {
     const std::optional<NormSite> norm = trainer_max_grad_norm(l);
     if (!norm || !(norm->value > 0)) return;
     // DeepSpeed's default: 1.0 from 0.19.3 (deepspeedai/DeepSpeed#8068), 0.0 (no clipping) before.
-    const bool clips_at_one = model::target_versions().at_least("deepspeed", model::Version{0, 19, 3});
-    if (clips_at_one && norm->value == 1.0) return;
-    const std::string fallback = clips_at_one ? "its default, 1.0 (DeepSpeed 0.19.3 and newer)"
-                                              : "its default, 0.0: no clipping (DeepSpeed before 0.19.3)";
+    // 1.0 is lost only where DeepSpeed is known to be older: an unknown version may clip at 1.0 itself.
+    const std::optional<bool> old = model::target_versions().older_than("deepspeed", model::Version{0, 19, 3});
+    if (old != true && norm->value == 1.0) return;
+    const std::string fallback = old == false ? "its default, 1.0 (DeepSpeed 0.19.3 and newer)"
+                                 : old == true
+                                     ? "its default, 0.0: no clipping (DeepSpeed before 0.19.3)"
+                                     : "its default: 0.0, no clipping, before DeepSpeed 0.19.3 and 1.0 from it";
     ctx.report(
         norm->path, norm->region,
         "`max_grad_norm` " + norm->text +
