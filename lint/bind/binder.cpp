@@ -128,8 +128,10 @@ std::vector<std::string> imported_modules(const model::Document& d) {
   return out;
 }
 
-/// The files a module `a.b.c` (or the name `c` imported from module `a.b`) can be, under each base folder.
-std::vector<std::string> module_candidates(const std::string& qualified, const std::vector<std::string>& bases) {
+/// The files a module `a.b.c` (or the name `c` imported from module `a.b`) can be, under each base folder. `whole`:
+/// only the module `a.b.c` itself, not a package above it.
+std::vector<std::string> module_candidates(const std::string& qualified, const std::vector<std::string>& bases,
+                                           bool whole = false) {
   std::vector<std::string> parts;
   std::size_t pos = 0;
   while (pos <= qualified.size()) {
@@ -140,7 +142,7 @@ std::vector<std::string> module_candidates(const std::string& qualified, const s
   }
   std::vector<std::string> out;
   for (const std::string& base : bases) {
-    for (std::size_t k = parts.size(); k >= 1; --k) {
+    for (std::size_t k = parts.size(); k >= (whole ? parts.size() : 1); --k) {
       fs::path rel;
       for (std::size_t i = 0; i < k; ++i) rel /= parts[i];
       for (const fs::path& f : {fs::path(rel.string() + ".py"), rel / "__init__.py"}) {
@@ -174,14 +176,33 @@ bool is_python_path(const std::string& p) {
   return p.ends_with(".py");
 }
 
+/// Where the imports of a launched script are looked for: its folder, the launch command's folder, the project roots.
+std::vector<std::string> import_bases(const model::Document& entry, const model::Document& command_doc) {
+  std::vector<std::string> bases{fs::path(entry.path()).parent_path().generic_string(),
+                                 fs::path(command_doc.path()).parent_path().generic_string()};
+  for (const std::string& r : config::project_roots(entry.path())) bases.push_back(r);
+  return bases;
+}
+
+/// The files an import `m` of `importer` can be (module_candidates): a relative import (`from .train import main`)
+/// starts from the importing file's package, any other under each base folder.
+std::vector<std::string> import_candidates(std::string_view m, const model::Document& importer,
+                                           const std::vector<std::string>& bases, bool whole = false) {
+  if (m.empty()) return {};
+  if (m.front() != '.') return module_candidates(std::string(m), bases, whole);
+  const std::size_t dots = m.find_first_not_of('.');
+  if (dots == std::string_view::npos) return {};
+  fs::path base = fs::path(importer.path()).parent_path();
+  for (std::size_t up = 1; up < dots; ++up) base = base.parent_path();
+  return module_candidates(std::string(m.substr(dots)), {base.generic_string()}, whole);
+}
+
 /// A launched script that only imports and calls the real entry point (`from src.train import main; main()`): the
 /// module of the same project that holds the training code, found by following the script's imports inside the
 /// project (the loader reads nothing outside it) for a bounded number of levels. nullptr when none is found.
 const model::Document* follow_entry_point(DocumentSet& docs, const model::Document& entry,
                                           const model::Document& command_doc) {
-  std::vector<std::string> bases{fs::path(entry.path()).parent_path().generic_string(),
-                                 fs::path(command_doc.path()).parent_path().generic_string()};
-  for (const std::string& r : config::project_roots(entry.path())) bases.push_back(r);
+  const std::vector<std::string> bases = import_bases(entry, command_doc);
   std::vector<const model::Document*> level{&entry};
   std::set<const model::Document*> seen{&entry};
   std::size_t looked = 0;
@@ -190,17 +211,8 @@ const model::Document* follow_entry_point(DocumentSet& docs, const model::Docume
     for (const model::Document* d : level) {
       for (const std::string& m : imported_modules(*d)) {
         if (looked >= kImportFiles) return nullptr;
-        // A relative import (`from .train import main`) starts from the importing file's package.
-        std::vector<std::string> c;
-        if (m.front() == '.') {
-          const std::size_t dots = m.find_first_not_of('.');
-          if (dots == std::string::npos) continue;
-          fs::path base = fs::path(d->path()).parent_path();
-          for (std::size_t up = 1; up < dots; ++up) base = base.parent_path();
-          c = module_candidates(m.substr(dots), {base.generic_string()});
-        } else {
-          c = module_candidates(m, bases);
-        }
+        std::vector<std::string> c = import_candidates(m, *d, bases);
+        if (c.empty()) continue;
         std::error_code ec;
         c.erase(std::remove_if(c.begin(), c.end(),
                                [&ec](const std::string& p) {
@@ -234,41 +246,13 @@ std::vector<model::ImportedModule> imported_from(const DocumentSet& docs, const 
                                                  const model::Document& command_doc) {
   std::vector<model::ImportedModule> out;
   if (!script.python) return out;
-  std::vector<std::string> bases{fs::path(script.path()).parent_path().generic_string(),
-                                 fs::path(command_doc.path()).parent_path().generic_string()};
-  for (const std::string& r : config::project_roots(script.path())) bases.push_back(r);
+  const std::vector<std::string> bases = import_bases(script, command_doc);
   for (const std::string& m : imported_modules(script)) {
-    std::string rest = m;
-    std::vector<std::string> from = bases;
-    if (m.front() == '.') {
-      const std::size_t dots = m.find_first_not_of('.');
-      if (dots == std::string::npos) continue;
-      fs::path base = fs::path(script.path()).parent_path();
-      for (std::size_t up = 1; up < dots; ++up) base = base.parent_path();
-      from = {base.generic_string()};
-      rest = m.substr(dots);
-    }
-    const std::size_t dot = rest.rfind('.');
-    if (dot == std::string::npos || dot == 0 || dot + 1 == rest.size()) continue;  // a whole module
-    const std::string name = rest.substr(dot + 1);
-    fs::path rel;
-    for (std::size_t pos = 0; pos <= dot;) {
-      std::size_t next = rest.find('.', pos);
-      if (next == std::string::npos || next > dot) next = dot;
-      rel /= rest.substr(pos, next - pos);
-      pos = next + 1;
-    }
-    std::vector<std::string> candidates;
-    for (const std::string& b : from) {
-      for (const fs::path& f : {fs::path(rel.string() + ".py"), rel / "__init__.py"}) {
-        const fs::path full = (fs::path(b) / f).lexically_normal();
-        for (std::string c : {full.generic_string(), config::shown_path(full.generic_string())}) {
-          if (!c.empty() && std::find(candidates.begin(), candidates.end(), c) == candidates.end())
-            candidates.push_back(std::move(c));
-        }
-      }
-    }
-    const model::Document* d = docs.find(candidates);
+    // `from a.b import N` is imported as `a.b.N`: the module `a.b` holds N (a module imported whole has no dot).
+    const std::size_t dot = m.rfind('.');
+    if (dot == std::string::npos || dot + 1 == m.size() || m.find_first_not_of('.') >= dot) continue;
+    const std::string name = m.substr(dot + 1);
+    const model::Document* d = docs.find(import_candidates(std::string_view(m).substr(0, dot), script, bases, true));
     if (d == nullptr || d == &script || !d->python || d->kind != model::DocKind::PythonScript) continue;
     auto it = std::find_if(out.begin(), out.end(), [d](const model::ImportedModule& i) { return i.document == d; });
     if (it == out.end()) {
