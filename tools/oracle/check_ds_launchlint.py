@@ -80,6 +80,20 @@ def materialise(case: dict, folder: Path) -> bool:
         (folder / "train.py").write_text("from accelerate import Accelerator\n\naccelerator = Accelerator()\n")
         (folder / "launch.sh").write_text("accelerate launch --config_file accelerate.yaml train.py\n")
         return True
+    if kind == "lightning" and inp.get("ds") is not None:
+        # What the oracle ran: Lightning's Trainer with DeepSpeedStrategy(config=<the case's dict>) on one GPU.
+        body = ["import lightning.pytorch as pl", "import torch", "from lightning.pytorch.strategies import DeepSpeedStrategy",
+                "", "", "class Tiny(pl.LightningModule):", "    def __init__(self):", "        super().__init__()",
+                "        self.net = torch.nn.Linear(16, 1)", "", "    def training_step(self, batch, _):",
+                "        return self.net(batch[0]).pow(2).mean()", "", "    def configure_optimizers(self):",
+                "        return torch.optim.AdamW(self.parameters(), lr=1e-3)", "", "",
+                "data = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.randn(8, 16)), batch_size=2)",
+                f"strategy = DeepSpeedStrategy(config={py_value(inp['ds'])})",
+                'trainer = pl.Trainer(strategy=strategy, accelerator="gpu", devices=1, max_steps=1)',
+                "trainer.fit(Tiny(), data)"]
+        (folder / "train.py").write_text("\n".join(body) + "\n")
+        (folder / "launch.sh").write_text("python train.py\n")
+        return True
     if kind in ("ds_config", "ds_initialize") and ds_text is not None:
         # What the oracle ran, as a launch: plain DeepSpeed (no HF integration fills "auto") on the case's
         # data-parallel size (``ds_config``: DeepSpeedConfig with that size; ``ds_initialize``: one process and a

@@ -30,7 +30,7 @@ def port() -> int:
 
 
 def add(id, group, rules, expect, description, files, mode, gpu=False, models=None, timeout=None, env=None,
-        anomaly_patterns=None, intended_world=None, fake_world=False):
+        anomaly_patterns=None, intended_world=None, fake_world=False, claim_torch=None):
     assert expect in ("raises", "misbehaves", "runs"), expect
     assert all(c["id"] != id for c in CASES), id
     oracle = {"mode": mode, "gpu": gpu}
@@ -46,6 +46,8 @@ def add(id, group, rules, expect, description, files, mode, gpu=False, models=No
         oracle["intended_world"] = intended_world
     if fake_world:
         oracle["fake_world"] = True
+    if claim_torch:
+        oracle["claim_torch"] = claim_torch
     CASES.append({"id": id, "group": group, "rules": rules, "expect": expect, "description": description,
                   "files": files, "oracle": oracle})
 
@@ -1350,6 +1352,54 @@ def ds14_cases():
          explicit, nproc=1)
 
 
+def fsdp18_cases():
+    # FSDP018: FSDP2 asked for through accelerate or the HF Trainer while the project pins a torch older than
+    # accelerate's FSDP2 minimum (2.6.0 from accelerate 1.7.0). The machine has one torch (2.11), so the script's
+    # processes claim the pinned version to accelerate (`claim_torch`, claimed_torch/sitecustomize.py): what runs is
+    # accelerate's own version gate in the plugin it builds, with the pin as the version it reads.
+    acc_yaml = ("compute_environment: LOCAL_MACHINE\ndistributed_type: FSDP\nmachine_rank: 0\nmixed_precision: bf16\n"
+                "num_machines: 1\nnum_processes: 2\nfsdp_config:\n  fsdp_version: 2\n"
+                "  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n  fsdp_transformer_layer_cls_to_wrap: LlamaDecoderLayer\n")
+    acc_script = ("from accelerate import Accelerator\n\n"
+                  "accelerator = Accelerator()\n"
+                  'print("ORACLE", accelerator.distributed_type, accelerator.state.fsdp_plugin.fsdp_version)\n')
+    tiny = _cfg(TINY["llama"][2])
+    trainer_script = (
+        "from transformers import AutoConfig, AutoModelForCausalLM, Trainer, TrainingArguments\n\n"
+        "args = TrainingArguments(\n"
+        '    output_dir="out",\n'
+        '    report_to="none",\n'
+        '    fsdp="full_shard",\n'
+        '    fsdp_config={"version": 2, "transformer_layer_cls_to_wrap": ["LlamaDecoderLayer"]},\n'
+        ")\n"
+        'model = AutoModelForCausalLM.from_config(AutoConfig.from_pretrained("tiny"))\n'
+        "trainer = Trainer(model=model, args=args)\n"
+        'print("ORACLE", type(trainer.accelerator.state.fsdp_plugin).__name__, trainer.accelerator.state.fsdp_plugin.fsdp_version)\n'
+    )
+
+    def acc(cid, expect, desc, torch_pin):
+        add(cid, "fsdp2_torch", ["FSDP018"], expect, desc,
+            {"launch.sh": "accelerate launch --config_file accelerate.yaml train.py\n", "train.py": acc_script,
+             "accelerate.yaml": acc_yaml, "requirements.txt": f"torch=={torch_pin}\naccelerate==1.15.0\n"},
+            "dry", gpu=True, claim_torch=torch_pin)
+        CASES[-1]["oracle"]["launcher_env"] = True
+
+    def trainer(cid, expect, desc, torch_pin):
+        add(cid, "fsdp2_torch", ["FSDP018"], expect, desc,
+            {"launch.sh": "torchrun --nproc_per_node 2 train.py\n", "train.py": trainer_script,
+             "tiny/config.json": tiny,
+             "requirements.txt": f"torch=={torch_pin}\naccelerate==1.15.0\ntransformers==5.17.0\n"},
+            "dry", gpu=True, claim_torch=torch_pin)
+
+    acc("fsdp18-acc-torch-2-4-1", "raises", "accelerate config fsdp_version 2, torch==2.4.1 pinned", "2.4.1")
+    acc("fsdp18-acc-torch-2-5-1", "raises", "accelerate config fsdp_version 2, torch==2.5.1 pinned (accelerate "
+        "1.6's minimum, below 1.7's)", "2.5.1")
+    acc("fsdp18-ok-acc-torch-2-6-0", "runs", "near-miss: torch==2.6.0 pinned", "2.6.0")
+    trainer("fsdp18-trainer-torch-2-4-1", "raises", "TrainingArguments(fsdp=..., fsdp_config={'version': 2}), "
+            "torch==2.4.1 pinned", "2.4.1")
+    trainer("fsdp18-ok-trainer-torch-2-6-0", "runs", "near-miss: the Trainer with torch==2.6.0 pinned", "2.6.0")
+
+
 def main():
     titan_cases()
     yaml_tag_cases()
@@ -1369,6 +1419,7 @@ def main():
     recall6_cases()
     citation_rule_cases()
     ds14_cases()
+    fsdp18_cases()
     out = Path(__file__).with_name("lib_cases.json")
     doc = {"format": "launchlint-lib-oracle-cases/1", "generated_by": "tools/oracle/lib_generate_cases.py",
            "count": len(CASES), "cases": CASES}

@@ -275,6 +275,12 @@ def _exc_record(exc: BaseException) -> dict:
     return {"type": type(exc).__name__, "message": (text.splitlines()[0] if text else "")[:500], "where": where}
 
 
+# The environment accelerate's launcher prepared for its training processes (the last `interpret_accelerate`). A case
+# with `launcher_env` runs its script with it, as accelerate would (ACCELERATE_USE_FSDP, FSDP_VERSION, ...); the
+# others keep the machine's environment (their script steps print what they parsed, not what accelerate built).
+LAUNCHER_ENV: dict = {}
+
+
 def interpret_accelerate(argv: list[str], step: dict) -> list[str] | None:
     """accelerate launch ARGV -> the command of the training process (rank 0), or None after an error."""
     from accelerate.commands.launch import _validate_launch_command, launch_command_parser
@@ -326,7 +332,9 @@ def interpret_accelerate(argv: list[str], step: dict) -> list[str] | None:
         step["world_size"] = 1
         if args.num_processes is not None and int(args.num_processes) > 1:
             step["anomalies"].append(f"one process started (simple launcher) though num_processes={args.num_processes}")
+    LAUNCHER_ENV.clear()
     if env is not None:
+        LAUNCHER_ENV.update(env)
         cvd = env.get("CUDA_VISIBLE_DEVICES")
         step["cuda_visible_devices"] = cvd
         if cvd and step.get("nproc_per_node") and len(cvd.split(",")) != step["nproc_per_node"]:
@@ -454,11 +462,18 @@ def interpret_deepspeed(argv: list[str], step: dict, env: dict, cvd: str | None,
 
 
 FAKE_WORLD_SITE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_world")
+CLAIMED_TORCH_SITE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "claimed_torch")
 
 
 def run_script(cmd: list[str], folder: str, env: dict, timeout: int, step: dict, dist_env: bool = True,
-               hide_gpu: bool = True, fake_world: int | None = None):
+               hide_gpu: bool = True, fake_world: int | None = None, claim_torch: str | None = None):
     senv = dict(env)
+    if claim_torch:
+        # accelerate's version gates see the torch the case's project pins (claimed_torch/sitecustomize.py).
+        assert not (fake_world and fake_world > 1), "one sitecustomize per process"
+        senv["ORACLE_CLAIM_TORCH"] = claim_torch
+        senv["PYTHONPATH"] = os.pathsep.join(p for p in (CLAIMED_TORCH_SITE, senv.get("PYTHONPATH")) if p)
+        step["claimed_torch"] = claim_torch
     if hide_gpu:
         senv["CUDA_VISIBLE_DEVICES"] = ""
     if dist_env:
@@ -544,11 +559,16 @@ def dry(case: dict, folder: str, env: dict, result: dict):
                    *cmd[m_at + 2:]]
         if call_env:
             step["launcher_env"] = call_env
+        script_env = {**env, **call_env} if tool == "llamafactory-cli" else env
+        if tool == "accelerate" and case["oracle"].get("launcher_env") and LAUNCHER_ENV:
+            script_env = {**env, **{k: v for k, v in LAUNCHER_ENV.items() if k.startswith(("ACCELERATE_", "FSDP_"))}}
+            step["launcher_env_to_script"] = sorted(k for k in script_env if k.startswith(("ACCELERATE_", "FSDP_")))
         if cmd is not None and not step.get("error"):
             # A dry case marked `gpu` runs its script step with the GPU visible (LLaMA-Factory with DeepSpeed).
-            run_script(cmd, folder, {**env, **call_env} if tool == "llamafactory-cli" else env,
+            run_script(cmd, folder, script_env,
                        case["oracle"].get("script_timeout", 90), step, hide_gpu=not case["oracle"].get("gpu"),
-                       fake_world=step.get("world_size") if case["oracle"].get("fake_world") else None)
+                       fake_world=step.get("world_size") if case["oracle"].get("fake_world") else None,
+                       claim_torch=case["oracle"].get("claim_torch"))
         want = case["oracle"].get("intended_world")
         if want and step.get("world_size") is not None and step["world_size"] != want:
             step["anomalies"].append(f"the launcher starts {step['world_size']} process(es); the command line asks for {want}")
