@@ -250,7 +250,7 @@ std::unique_ptr<model::Document> load_document(std::string path, std::string tex
   std::size_t bad = 0;
   if (!source::is_valid_utf8(t, &bad)) {
     doc->read_error = "not valid UTF-8";
-    doc->read_error_region = doc->source->region(bad, bad + 1);
+    doc->read_error.set_region(doc->source->region(bad, bad + 1));
     return doc;
   }
   switch (doc->format) {
@@ -275,7 +275,9 @@ std::unique_ptr<model::Document> load_document(std::string path, std::string tex
       doc->report_parse_errors = true;
       const std::string name = fs::path(doc->path()).filename().string();
       const bool makefile = name == "Makefile" || name == "makefile" || name == "GNUmakefile" || name.ends_with(".mk");
-      doc->launch_commands = parse::find_launch_commands(*doc->source, makefile, &doc->shell_errors);
+      std::vector<parse::ParseError> errors;
+      doc->launch_commands = parse::find_launch_commands(*doc->source, makefile, &errors);
+      doc->shell_errors = std::move(errors);
       break;
     }
     case parse::Format::Other:
@@ -523,7 +525,8 @@ std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::D
     launches.clear();
   };
 
-  const std::deque<bind::CommandSite> commands = bind::collect_commands(docs, options.declared_launches);
+  const std::deque<bind::CommandSite> commands =
+      bind::collect_commands(docs, options.declared_launches, !options.keep_launches);
   // Binding runs in command order on one thread (it adds the files a command names outside the linted paths to
   // the run, in that order). What it needs that depends on one command alone is done first, in parallel: the
   // files each command names, and the parse of each training script the pre-filter left unparsed. Binding itself
