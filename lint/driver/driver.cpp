@@ -789,8 +789,13 @@ RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
     runner.check_document(d, per_doc[i]);
     if (!(d.read_error || d.kind == model::DocKind::Unknown) || d.report_parse_errors)
       comments[i] = rule::find_suppressions(*d.source, d.format == parse::Format::Json);
-    if (d.kind == model::DocKind::Unknown && d.config->has_root && !bind::is_ci_workflow(d))
-      d.config.edit().root = parse::Node{};
+    if (d.kind == model::DocKind::Unknown && d.config->has_root && !bind::is_ci_workflow(d)) {
+      // Streaming, a file with no errors gives back its whole ConfigDocument (read as an empty one, as its tree was).
+      if (!options.keep_launches && d.config->errors.empty())
+        d.config = model::ConfigBox{};
+      else
+        d.config.edit().root = parse::Node{};
+    }
     if (loading && !options.keep_launches) release_config(d);
     if (from_disk) d.source->release(kMaxFileBytes);
   };
