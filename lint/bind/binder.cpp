@@ -82,14 +82,18 @@ const model::Document* DocumentSet::find(const std::vector<std::string>& candida
   return nullptr;
 }
 
-std::deque<CommandSite> collect_commands(DocumentSet& docs, const std::vector<DeclaredLaunch>& declared) {
+std::deque<CommandSite> collect_commands(DocumentSet& docs, const std::vector<DeclaredLaunch>& declared, bool take) {
   std::deque<CommandSite> out;
   // Documents loaded while collecting (a declared launch's project config) are not searched for commands.
   const std::size_t loaded = docs.documents().size();
   for (std::size_t i = 0; i < loaded; ++i) {
-    const model::Document* d = docs.documents()[i].get();
+    model::Document* d = docs.documents()[i].get();
     if (d->kind != model::DocKind::LaunchScript) continue;
-    for (const parse::LaunchCommand& c : d->launch_commands) out.push_back(CommandSite{d, c});
+    if (take) {
+      for (parse::LaunchCommand& c : d->launch_commands.take()) out.push_back(CommandSite{d, std::move(c)});
+    } else {
+      for (const parse::LaunchCommand& c : d->launch_commands) out.push_back(CommandSite{d, c});
+    }
   }
   for (std::size_t i = 0; i < loaded; ++i) {
     const model::Document* d = docs.documents()[i].get();

@@ -61,8 +61,10 @@ struct CommandSite {
 };
 
 /// Every launch command of the documents loaded so far, in order: launch scripts, then CI workflow steps, then the
-/// declared launches (whose project config is loaded if needed).
-std::deque<CommandSite> collect_commands(DocumentSet& docs, const std::vector<DeclaredLaunch>& declared);
+/// declared launches (whose project config is loaded if needed). `take`: a launch script's commands are moved out of
+/// its document rather than copied (a run that streams its launches reads them there no more: its per-file rules ran).
+std::deque<CommandSite> collect_commands(DocumentSet& docs, const std::vector<DeclaredLaunch>& declared,
+                                         bool take = false);
 
 /// The documents one command binds; a named file of another kind than the role expects is not bound.
 model::BoundInputs bind_command(DocumentSet& docs, const CommandSite& site);

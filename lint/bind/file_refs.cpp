@@ -246,4 +246,38 @@ std::vector<std::string> named_deepspeed_candidates(const model::Document& scrip
   return relative_candidates(script_doc, referrer, named);
 }
 
+namespace {
+
+/// A copy of `node` without the children of a collection (Node::elided: its kind, tag and region stay exact).
+parse::Node stub(const parse::Node& node) {
+  if (node.is_scalar()) return node;
+  parse::Node out;
+  out.kind = node.kind;
+  out.tag = node.tag;
+  out.region = node.region;
+  out.elided = true;
+  return out;
+}
+
+}  // namespace
+
+parse::Node binding_view(const parse::Node& root) {
+  parse::Node view = stub(root);
+  if (!root.is_map()) return view;
+  for (const parse::Entry& e : root.entries) {
+    if (e.key.text == "deepspeed") {
+      view.entries.push_back(parse::Entry{e.key, stub(e.value)});
+    } else if (e.key.text == "deepspeed_config") {
+      parse::Entry kept{e.key, stub(e.value)};
+      if (e.value.is_map()) {
+        for (const parse::Entry& f : e.value.entries) {
+          if (f.key.text == "deepspeed_config_file") kept.value.entries.push_back(parse::Entry{f.key, stub(f.value)});
+        }
+      }
+      view.entries.push_back(std::move(kept));
+    }
+  }
+  return view;
+}
+
 }  // namespace lint::bind

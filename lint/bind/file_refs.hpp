@@ -45,4 +45,12 @@ std::vector<std::string> llamafactory_deepspeed_candidates(const model::Document
 /// launch script's folder), to the naming file's folder, then to the working directory; empty when none is named.
 std::vector<std::string> named_deepspeed_candidates(const model::Document& script_doc, const model::Document& referrer);
 
+/// The part of a config's root mapping that binding reads (llamafactory_deepspeed_candidates and
+/// named_deepspeed_candidates, the only readers of a config's tree between its per-file rules and its launches):
+/// every `deepspeed` entry and every `deepspeed_config` entry with only its `deepspeed_config_file` entries, a
+/// collection among their values kept as a stub (kind and region, no children). What the readers find in it is what
+/// they find in the whole tree (the last occurrence of a key, its kind, text and region). A run that streams its
+/// launches keeps only this of a launch config until the tree is read again for its launches (lint/driver).
+parse::Node binding_view(const parse::Node& root);
+
 }  // namespace lint::bind

@@ -284,7 +284,7 @@ std::optional<RunResult> answer_from(const std::string& text, const std::string&
     auto doc = std::make_unique<model::Document>();
     if (d.kind > static_cast<int>(model::DocKind::LaunchScript)) return std::nullopt;
     doc->kind = static_cast<model::DocKind>(d.kind);
-    doc->read_error = std::move(d.read_error);
+    if (d.read_error) doc->read_error = std::move(*d.read_error);
     if (d.quotable && quoted.count(d.path) != 0) {
       // Read when a report quotes it (not at all for concise or json), and only if still the content hashed. A
       // file the run read but could not lint (not UTF-8) is quoted too, as the run quoted it.
@@ -376,8 +376,9 @@ RunResult run_cached(const rule::RuleTable& rules, const RunOptions& options, co
       it = state_of.emplace(d->path(), std::move(state)).first;
     }
     // A report quotes what the run read: a document whose text was read (its state is its content's hash).
-    meta.documents.push_back(
-        {d->path(), static_cast<int>(d->kind), d->read_error, !d->outside_project && is_content_hash(it->second)});
+    meta.documents.push_back({d->path(), static_cast<int>(d->kind),
+                              d->read_error ? std::optional<std::string>(*d->read_error) : std::nullopt,
+                              !d->outside_project && is_content_hash(it->second)});
   }
   const std::string payload_text = cache_entry::encode(meta, result.diagnostics);
   const std::string entry = entry_header(key, sha256_hex(payload_text)) + payload_text;

@@ -184,7 +184,53 @@ void read_config(model::Document& doc) {
   full();
 }
 
+/// Reads a YAML, JSON or TOML document's tree and kind (read_config), with the error of a second YAML document.
+void load_config(model::Document& doc) {
+  read_config(doc);
+  // A second YAML document is an error for the single-document loaders of launch configs, not for a file
+  // launchlint does not know (a multi-document Kubernetes manifest that runs `accelerate launch`).
+  if (doc.config->extra_document && doc.kind != model::DocKind::Unknown)
+    doc.config.edit().errors.push_back(*doc.config->extra_document);
+}
+
+/// A config kind whose tree its launches read (not a script, not a file launchlint does not know).
+bool launch_config_kind(model::DocKind kind) {
+  return kind != model::DocKind::Unknown && kind != model::DocKind::PythonScript &&
+         kind != model::DocKind::LaunchScript;
+}
+
 }  // namespace
+
+bool release_config(model::Document& doc) {
+  if (!launch_config_kind(doc.kind) || doc.read_error) return false;
+  const parse::ConfigDocument& config = *doc.config;
+  if (config.released || !config.has_root || !config.root.is_map() || bind::is_ci_workflow(doc)) return false;
+  parse::ConfigDocument& kept = doc.config.edit();
+  kept.root = bind::binding_view(kept.root);
+  kept.released = true;
+  return true;
+}
+
+bool reload_config(model::Document& doc) {
+  if (!doc.config->released) return true;
+  // Read again as it was loaded (the same text gives the same tree, errors and kind), from the text read back with
+  // its content check: a file changed since reads as empty and is not unchanged().
+  model::Document again;
+  again.source = doc.source;
+  again.format = doc.format;
+  again.explicitly_named = doc.explicitly_named;
+  load_config(again);
+  if (doc.source->unchanged() && again.kind == doc.kind && again.config->has_root && !again.config->released) {
+    doc.config = std::move(again.config);
+    return true;
+  }
+  // Changed on disk since its per-file rules ran: none of its facts are kept (its launches are not checked).
+  std::vector<parse::ParseError> errors = doc.config->errors;
+  doc.config = parse::ConfigDocument{};
+  doc.config.edit().format = doc.format;
+  doc.config.edit().errors = std::move(errors);
+  return false;
+}
 
 std::unique_ptr<model::Document> load_document(std::string path, std::string text, bool explicitly_named) {
   auto doc = std::make_unique<model::Document>();
@@ -204,18 +250,14 @@ std::unique_ptr<model::Document> load_document(std::string path, std::string tex
   std::size_t bad = 0;
   if (!source::is_valid_utf8(t, &bad)) {
     doc->read_error = "not valid UTF-8";
-    doc->read_error_region = doc->source->region(bad, bad + 1);
+    doc->read_error.set_region(doc->source->region(bad, bad + 1));
     return doc;
   }
   switch (doc->format) {
     case parse::Format::Yaml:
     case parse::Format::Json:
     case parse::Format::Toml: {
-      read_config(*doc);
-      // A second YAML document is an error for the single-document loaders of launch configs, not for a file
-      // launchlint does not know (a multi-document Kubernetes manifest that runs `accelerate launch`).
-      if (doc->config->extra_document && doc->kind != model::DocKind::Unknown)
-        doc->config.edit().errors.push_back(*doc->config->extra_document);
+      load_config(*doc);
       doc->report_parse_errors = explicitly_named || doc->kind != model::DocKind::Unknown ||
                                  (!doc->config->errors.empty() && model::config_text_may_matter(t));
       break;
@@ -233,7 +275,9 @@ std::unique_ptr<model::Document> load_document(std::string path, std::string tex
       doc->report_parse_errors = true;
       const std::string name = fs::path(doc->path()).filename().string();
       const bool makefile = name == "Makefile" || name == "makefile" || name == "GNUmakefile" || name.ends_with(".mk");
-      doc->launch_commands = parse::find_launch_commands(*doc->source, makefile, &doc->shell_errors);
+      std::vector<parse::ParseError> errors;
+      doc->launch_commands = parse::find_launch_commands(*doc->source, makefile, &errors);
+      doc->shell_errors = std::move(errors);
       break;
     }
     case parse::Format::Other:
@@ -386,6 +430,15 @@ bool inside_project(const std::string& path, const std::vector<fs::path>& roots)
   return source::inside_roots(path, roots);
 }
 
+/// Every document a bound launch reads.
+std::vector<const model::Document*> inputs_of(const model::BoundInputs& in) {
+  std::vector<const model::Document*> out{in.script_doc,   in.accelerate_config, in.python,  in.trainer_fsdp_config,
+                                          in.deepspeed,    in.torchtitan,        in.axolotl, in.llamafactory,
+                                          in.trainer_args, in.hostfile};
+  for (const model::ImportedModule& m : in.imported) out.push_back(m.document);
+  return out;
+}
+
 /// Binds every launch command to its files (loading files a command names outside the linted paths), resolves
 /// each launch and hands it to `check(launch, order)` (`order`: where the launch stands among all, so findings can
 /// be merged in the same order whatever the threads do). Each file that no launch command binds is then a launch of its
@@ -393,10 +446,12 @@ bool inside_project(const std::string& path, const std::vector<fs::path>& roots)
 /// example). Launches are resolved and checked a batch at a time, in parallel, and kept only when `keep` is set
 /// (explain, the language server): a run of thousands of configs never holds thousands of resolved launches.
 /// Returns the launches kept: the files alone first, then the bound launches.
+/// `changed`: the documents whose tree, read again for a batch (streaming: reload_config), no longer matched their
+/// content; each launch with one of them in its documents is handed to `check` with it.
 template <typename Check>
 std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::Document>>& documents,
                                             const RunOptions& options, const std::vector<fs::path>& roots,
-                                            unsigned jobs, Check check) {
+                                            unsigned jobs, std::set<const model::Document*>& changed, Check check) {
   bind::DocumentSet docs(documents, [&roots, &options](const std::string& path) {
     if (!inside_project(path, roots)) {
       // Never read: a launch script in an untrusted change could point at a secret anywhere on the machine.
@@ -420,20 +475,58 @@ std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::D
   // Checks a batch of launches in parallel; keeps them in `kept` when asked. Files alone come first in the order.
   std::size_t bound_seen = 0;
   std::size_t alone_seen = 0;
+  // Streaming: the trees of launch configs were given back after their per-file rules (release_config, when the
+  // launches are not kept). A batch reads those of its files again before it is resolved, each once however many
+  // launches of the batch bind it, and gives them back once checked: a run holds the trees of one batch.
+  std::vector<model::Document*> held;
+  // The documents are the run's own (not const objects): a launch refers to them as const.
+  const auto hold = [&](const std::vector<const model::Document*>& wanted) {
+    const std::size_t from = held.size();
+    for (const model::Document* d : wanted) {
+      if (d == nullptr || !d->config->released) continue;
+      auto* doc = const_cast<model::Document*>(d);
+      if (std::find(held.begin() + static_cast<std::ptrdiff_t>(from), held.end(), doc) == held.end())
+        held.push_back(doc);
+    }
+    std::vector<char> same(held.size() - from, 1);
+    parallel_for(same.size(), jobs, [&](std::size_t i) { same[i] = reload_config(*held[from + i]) ? 1 : 0; });
+    for (std::size_t i = 0; i < same.size(); ++i) {
+      if (same[i] == 0) changed.insert(held[from + i]);
+    }
+  };
+  // A launch resolved with a document that changed names it among its documents (its rules are not run).
+  const auto note_changed = [&](model::Launch& l, const std::vector<const model::Document*>& inputs) {
+    for (const model::Document* d : inputs) {
+      if (d != nullptr && changed.count(d) != 0 &&
+          std::find(l.documents.begin(), l.documents.end(), d) == l.documents.end())
+        l.documents.push_back(d);
+    }
+  };
   const auto resolve_and_check = [&](std::vector<model::Launch>& launches, std::vector<model::Launch>& kept) {
     const bool bound = &kept == &kept_bound;
     std::size_t& seen = bound ? bound_seen : alone_seen;
+    // Every tree a launch rule reads is whole (the inputs were read again before resolving; this finds none).
+    std::vector<const model::Document*> in_launches;
+    for (const model::Launch& l : launches)
+      in_launches.insert(in_launches.end(), l.documents.begin(), l.documents.end());
+    hold(in_launches);
     parallel_for(launches.size(), jobs, [&](std::size_t i) { check(launches[i], std::make_pair(bound, seen + i)); });
     // The texts the launch rules read (snippets, a second look at a script) are given back: read again when needed.
     for (const model::Launch& l : launches) {
       for (const model::Document* d : l.documents) d->source->release_again();
     }
+    for (model::Document* d : held) {
+      release_config(*d);
+      d->source->release_again();
+    }
+    held.clear();
     seen += launches.size();
     if (options.keep_launches) std::move(launches.begin(), launches.end(), std::back_inserter(kept));
     launches.clear();
   };
 
-  const std::deque<bind::CommandSite> commands = bind::collect_commands(docs, options.declared_launches);
+  const std::deque<bind::CommandSite> commands =
+      bind::collect_commands(docs, options.declared_launches, !options.keep_launches);
   // Binding runs in command order on one thread (it adds the files a command names outside the linted paths to
   // the run, in that order). What it needs that depends on one command alone is done first, in parallel: the
   // files each command names, and the parse of each training script the pre-filter left unparsed. Binding itself
@@ -456,7 +549,17 @@ std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::D
   for (std::size_t from = 0; from < bound.size(); from += batch) {
     const std::size_t n = std::min(batch, bound.size() - from);
     std::vector<model::Launch> launches(n);
-    parallel_for(n, jobs, [&](std::size_t i) { launches[i] = model::resolve_bound(bound[from + i]); });
+    std::vector<std::vector<const model::Document*>> inputs(n);
+    std::vector<const model::Document*> wanted;
+    for (std::size_t i = 0; i < n; ++i) {
+      inputs[i] = inputs_of(bound[from + i]);
+      wanted.insert(wanted.end(), inputs[i].begin(), inputs[i].end());
+    }
+    hold(wanted);
+    parallel_for(n, jobs, [&](std::size_t i) {
+      launches[i] = model::resolve_bound(bound[from + i]);
+      note_changed(launches[i], inputs[i]);
+    });
     for (const model::Launch& l : launches) in_bound.insert(l.documents.begin(), l.documents.end());
     resolve_and_check(launches, kept_bound);
   }
@@ -481,10 +584,17 @@ std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::D
   for (std::size_t from = 0; from < alone.size(); from += batch) {
     const std::size_t n = std::min(batch, alone.size() - from);
     std::vector<model::Launch> launches(n);
+    std::vector<const model::Document*> wanted(alone.begin() + static_cast<std::ptrdiff_t>(from),
+                                               alone.begin() + static_cast<std::ptrdiff_t>(from + n));
+    for (std::size_t i = 0; i < n; ++i) {
+      if (auto it = named_json.find(alone[from + i]); it != named_json.end()) wanted.push_back(it->second);
+    }
+    hold(wanted);
     parallel_for(n, jobs, [&](std::size_t i) {
       launches[i] = model::resolve_file(*alone[from + i]);
       if (auto it = named_json.find(alone[from + i]); it != named_json.end())
         launches[i].documents.push_back(it->second);
+      note_changed(launches[i], {alone[from + i]});
     });
     resolve_and_check(launches, kept_alone);
   }
@@ -517,6 +627,18 @@ class RuleRunner {
     for (std::size_t k = 0; k < enabled_.size(); ++k) {
       Collector ctx(*enabled_[k], rules_, options_.selection, out);
       instances_[k]->check_launch(launch, ctx);
+    }
+  }
+
+  /// LL002 on a document read again for a launch (streaming: reload_config) that changed on disk since its other
+  /// findings were made: the launch is not checked with content other than the one the run reports on.
+  void report_changed(const model::Document& doc, std::vector<rule::Diagnostic>& out) const {
+    for (const rule::RuleInfo* r : enabled_) {
+      if (r->code != "LL002") continue;
+      Collector ctx(*r, rules_, options_.selection, out);
+      ctx.report(doc.path(), {},
+                 "Cannot read this file again: it changed on disk while launchlint ran, so the launches that use it "
+                 "are not checked (run launchlint again).");
     }
   }
 
@@ -660,12 +782,21 @@ RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
   // the run plus what the threads hold, not every file's text and tree.
   std::vector<std::vector<rule::Diagnostic>> per_doc;
   std::vector<std::vector<rule::Suppression>> comments;
+  // A run that does not keep its launches also gives back the tree of a launch config, keeping what binding reads
+  // (release_config); each batch of launches reads the trees of its files again and gives them back once checked.
+  bool loading = true;
   const auto finish = [&](std::size_t i, model::Document& d, bool from_disk) {
     runner.check_document(d, per_doc[i]);
     if (!(d.read_error || d.kind == model::DocKind::Unknown) || d.report_parse_errors)
       comments[i] = rule::find_suppressions(*d.source, d.format == parse::Format::Json);
-    if (d.kind == model::DocKind::Unknown && d.config->has_root && !bind::is_ci_workflow(d))
-      d.config.edit().root = parse::Node{};
+    if (d.kind == model::DocKind::Unknown && d.config->has_root && !bind::is_ci_workflow(d)) {
+      // Streaming, a file with no errors gives back its whole ConfigDocument (read as an empty one, as its tree was).
+      if (!options.keep_launches && d.config->errors.empty())
+        d.config = model::ConfigBox{};
+      else
+        d.config.edit().root = parse::Node{};
+    }
+    if (loading && !options.keep_launches) release_config(d);
     if (from_disk) d.source->release(kMaxFileBytes);
   };
   const auto prepare = [&](std::size_t n) {  // before loading: the finishing step writes by index
@@ -675,14 +806,23 @@ RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
   result.documents = load_documents(options, jobs, prepare, finish);  // 1. discover, load, per-file rules
   std::map<std::pair<bool, std::size_t>, std::vector<rule::Diagnostic>> found_by_launch;
   std::mutex found_mutex;
+  std::set<const model::Document*> changed;  // written between batches, read while one is checked
   const auto check = [&](const model::Launch& launch, std::pair<bool, std::size_t> order) {
     std::vector<rule::Diagnostic> found;
-    runner.check_launch(launch, found);
+    bool whole = true;
+    for (const model::Document* d : launch.documents) {
+      if (changed.count(d) == 0) continue;
+      runner.report_changed(*d, found);
+      whole = false;
+    }
+    if (whole) runner.check_launch(launch, found);
     if (found.empty()) return;
     const std::lock_guard<std::mutex> lock(found_mutex);
     found_by_launch[order] = std::move(found);
   };
-  result.launches = bind_and_resolve(result.documents, options, roots, jobs, check);  // 2. bind, resolve, launch rules
+  loading = false;
+  result.launches =
+      bind_and_resolve(result.documents, options, roots, jobs, changed, check);  // 2. bind, resolve, launch rules
   // Files a launch named outside the linted paths were loaded while binding: finish them too.
   const std::size_t loaded = per_doc.size();
   per_doc.resize(result.documents.size());

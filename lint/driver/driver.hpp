@@ -98,6 +98,15 @@ std::vector<std::string> boundary_roots(const RunOptions& options);
 /// Loads one file's text into a Document (format by name, kind by content). Exposed for tests and `explain`.
 std::unique_ptr<model::Document> load_document(std::string path, std::string text, bool explicitly_named);
 
+/// Streaming (a run that does not keep its launches): gives back the tree of a launch config whose per-file rules
+/// ran, keeping only what binding reads (bind::binding_view); its errors and kind stay. False (nothing done) for
+/// any other document: a script, a file launchlint does not know, a CI workflow, a tree already given back.
+bool release_config(model::Document& doc);
+/// Reads the tree of a config given back by release_config again, from its text read back with the content check
+/// of source::SourceFile. False when the file changed since: its tree is then empty (no facts from the new content,
+/// and its launches are not checked: the run reports LL002 on it instead). True for a tree not given back.
+bool reload_config(model::Document& doc);
+
 /// Files under `paths` that launchlint reads (directories walked, .gitignore honoured, excludes applied).
 /// The folders of each level of a walked tree are listed on `jobs` threads; the result does not depend on it.
 std::vector<std::string> discover(const std::vector<std::string>& paths, const std::vector<std::string>& exclude,

@@ -30,7 +30,7 @@ std::string_view to_string(DocKind kind) {
 
 const std::vector<parse::ParseError>& Document::parse_errors() const {
   if (python) return python->syntax_errors;
-  if (kind == DocKind::LaunchScript) return shell_errors;
+  if (kind == DocKind::LaunchScript) return shell_errors.get();
   return config->errors;
 }
 

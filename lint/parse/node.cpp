@@ -2,6 +2,11 @@
 
 namespace lint::parse {
 
+const std::string& Tag::str() const {
+  static const std::string kNone;
+  return text_ ? *text_ : kNone;
+}
+
 const Entry* Node::find_entry(std::string_view key) const {
   const Entry* found = nullptr;
   for (const Entry& e : entries) {

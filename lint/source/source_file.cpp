@@ -103,8 +103,7 @@ void SourceFile::release(std::uintmax_t max_bytes) const {
   released_hash_ = std::hash<std::string_view>{}(text_);
   max_bytes_ = max_bytes;
   std::string().swap(text_);
-  std::vector<std::size_t>().swap(line_starts_);
-  std::vector<std::uint32_t>().swap(block_columns_);
+  index_.reset();
   released_.store(true, std::memory_order_release);
 }
 
@@ -113,14 +112,13 @@ void SourceFile::release_again() const {
   if (max_bytes_ == 0 || changed_ || released_.load(std::memory_order_relaxed)) return;
   // Unchanged: released_size_ and released_hash_ (or expected_sha256_) still describe the text.
   std::string().swap(text_);
-  std::vector<std::size_t>().swap(line_starts_);
-  std::vector<std::uint32_t>().swap(block_columns_);
+  index_.reset();
   released_.store(true, std::memory_order_release);
 }
 
 std::shared_ptr<const SourceFile> SourceFile::deferred(std::string path, std::string sha256, std::uintmax_t max_bytes) {
   auto file = std::make_shared<SourceFile>(std::move(path), std::string());
-  file->expected_sha256_ = std::move(sha256);
+  file->expected_sha256_ = std::make_unique<const std::string>(std::move(sha256));
   file->max_bytes_ = max_bytes;
   file->released_.store(true, std::memory_order_release);
   return file;
@@ -131,17 +129,20 @@ void SourceFile::reload() const {
   if (!released_.load(std::memory_order_relaxed)) return;
   ReadResult read = read_regular_file(path_, max_bytes_);
   std::string text = read.text ? std::move(*read.text) : std::string();
-  const bool expected = expected_sha256_.empty() ? true : read.text && sha256_hex(text) == expected_sha256_;
+  const bool expected = !expected_sha256_ || (read.text && sha256_hex(text) == *expected_sha256_);
   if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
-  changed_ = !read.text || !expected ||
-             (expected_sha256_.empty() &&
-              (text.size() != released_size_ || std::hash<std::string_view>{}(text) != released_hash_));
+  changed_ =
+      !read.text || !expected ||
+      (!expected_sha256_ && (text.size() != released_size_ || std::hash<std::string_view>{}(text) != released_hash_));
   text_ = changed_ ? std::string() : std::move(text);
   index();
   released_.store(false, std::memory_order_release);
 }
 
 void SourceFile::index() const {
+  if (!index_) index_ = std::make_unique<Index>();
+  std::vector<std::size_t>& line_starts_ = index_->line_starts;
+  std::vector<std::uint32_t>& block_columns_ = index_->block_columns;
   line_starts_.clear();
   block_columns_.clear();
   // Every input file gets one: two linear passes that memchr and a count per checkpoint, not a loop per byte.
@@ -182,6 +183,7 @@ void SourceFile::index() const {
 
 std::size_t SourceFile::line_start(std::uint32_t line) const {
   ensure_loaded();
+  const std::vector<std::size_t>& line_starts_ = index_->line_starts;
   if (line == 0) return 0;
   if (line > line_starts_.size()) return text_.size();
   return line_starts_[line - 1];
@@ -189,6 +191,8 @@ std::size_t SourceFile::line_start(std::uint32_t line) const {
 
 Position SourceFile::position_at(std::size_t byte) const {
   ensure_loaded();
+  const std::vector<std::size_t>& line_starts_ = index_->line_starts;
+  const std::vector<std::uint32_t>& block_columns_ = index_->block_columns;
   byte = std::min(byte, text_.size());
   auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), byte);
   const auto line_index = static_cast<std::size_t>(std::distance(line_starts_.begin(), it)) - 1;
@@ -212,6 +216,7 @@ Region SourceFile::region(std::size_t begin_byte, std::size_t end_byte) const {
 
 std::string_view SourceFile::line_text(std::uint32_t line) const {
   ensure_loaded();
+  const std::vector<std::size_t>& line_starts_ = index_->line_starts;
   if (line == 0 || line > line_starts_.size()) return {};
   const std::size_t start = line_starts_[line - 1];
   std::size_t end = line < line_starts_.size() ? line_starts_[line] : text_.size();
@@ -226,6 +231,7 @@ Region SourceFile::line_region(std::uint32_t line) const {
 
 std::size_t SourceFile::byte_at(Position pos) const {
   ensure_loaded();
+  const std::vector<std::uint32_t>& block_columns_ = index_->block_columns;
   const std::size_t start = line_start(pos.line);
   const std::string_view text = line_text(pos.line);
   std::uint32_t col = 1;

@@ -54,7 +54,7 @@ class SourceFile {
   }
   [[nodiscard]] std::size_t line_count() const {
     ensure_loaded();
-    return line_starts_.size();
+    return index_->line_starts.size();
   }
 
   /// Drops the text and the line index of a file whose text is the content of `path` on disk (after a UTF-8 BOM,
@@ -95,16 +95,22 @@ class SourceFile {
   std::string path_;
   static constexpr std::size_t kBlock = 4096;
 
+  /// The line index of the text held (one allocation, given back with the text: a run keeps every file's
+  /// SourceFile, most of them released).
+  struct Index {
+    std::vector<std::size_t> line_starts;
+    std::vector<std::uint32_t> block_columns;  ///< code points from its line's start to byte k * kBlock
+  };
+
   // Mutable: a released file reloads behind const accessors (under reload_mutex_).
   mutable std::string text_;
-  mutable std::vector<std::size_t> line_starts_;
-  mutable std::vector<std::uint32_t> block_columns_;  ///< code points from its line's start to byte k * kBlock
-  mutable std::atomic<bool> released_{false};
-  mutable bool changed_ = false;
+  mutable std::unique_ptr<Index> index_;  ///< set whenever the text is held
   mutable std::size_t released_size_ = 0;
   mutable std::size_t released_hash_ = 0;
   mutable std::uintmax_t max_bytes_ = 0;
-  std::string expected_sha256_;  ///< deferred(): the content expected
+  std::unique_ptr<const std::string> expected_sha256_;  ///< deferred(): the content expected
+  mutable std::atomic<bool> released_{false};
+  mutable bool changed_ = false;
   /// The lock of this file's release and reload: one of a fixed set shared by all files (a run of many files does
   /// not hold a mutex per file). Never held while another file's is taken.
   [[nodiscard]] std::mutex& reload_mutex() const;

@@ -10,16 +10,18 @@ class UnreadableInput final : public rule::Rule {
     if (!doc.read_error) return;
     if (doc.outside_project) {
       // A launch names a file outside the project (SECURITY.md): not read, not quoted, only named.
-      ctx.report(doc.path(), doc.read_error_region, "Not read: " + *doc.read_error + ".", {}, rule::Severity::Info);
+      ctx.report(doc.path(), doc.read_error.region(), "Not read: " + *doc.read_error + ".", {}, rule::Severity::Info);
       return;
     }
     // Files found by walking a directory are only reported when their name says they are launch inputs.
-    ctx.report(doc.path(), doc.read_error_region, "Cannot read this file: " + *doc.read_error + ".");
+    ctx.report(doc.path(), doc.read_error.region(), "Cannot read this file: " + *doc.read_error + ".");
   }
 };
 
 }  // namespace
 
-std::unique_ptr<rule::Rule> make_unreadable_input() { return std::make_unique<UnreadableInput>(); }
+std::unique_ptr<rule::Rule> make_unreadable_input() {
+  return std::make_unique<UnreadableInput>();
+}
 
 }  // namespace lint::rules

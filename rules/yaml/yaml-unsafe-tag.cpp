@@ -34,9 +34,9 @@ class YamlUnsafeTag final : public rule::Rule {
                                      "constructor for the tag\"), so a "
                                      "tool that reads this file with the safe loader cannot load it";
     const auto check = [&](const parse::Node& node) {
-      if (node.tag.empty() || is_safe(node.tag)) return;
+      if (node.tag.empty() || is_safe(node.tag.str())) return;
       ctx.report(doc.path(), node.region,
-                 "`" + node.tag + "` is not one of the standard YAML tags: " + reader +
+                 "`" + node.tag.str() + "` is not one of the standard YAML tags: " + reader +
                      ". launchlint reads the value as if untagged and never follows such tags; remove the tag.");
     };
     visit_nodes(*root, [&](const parse::Node& node, const parse::Entry*, const parse::Node*) {

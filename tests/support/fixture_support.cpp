@@ -87,6 +87,7 @@ std::multiset<Finding> lint_case(const fs::path& case_path, const std::vector<st
   opts.paths = {case_path.generic_string()};
   opts.selection.select = codes;
   opts.jobs = 1;
+  opts.keep_launches = false;  // as `launchlint check` runs: the launches streamed, launch configs' trees read again
   const driver::RunResult result = driver::run(rules::rule_table(), opts);
   std::multiset<Finding> out;
   const fs::path root = fs::is_directory(case_path) ? case_path : case_path.parent_path();
