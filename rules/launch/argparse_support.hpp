@@ -163,7 +163,11 @@ inline std::optional<ArgparseParser> imported_argparse(const model::Launch& l, c
   if (found == nullptr) return std::nullopt;
   const model::PythonFacts& py = *found->python();
   const std::string& text = found->document->source->text();
-  if (text.find("sys.argv") != std::string::npos) return std::nullopt;
+  // The module may read sys.argv (BasicSR logs `' '.join(sys.argv)`), but not change it before the parse.
+  for (std::string_view edit :
+       {"sys.argv =", "sys.argv[", "sys.argv.", "sys.argv +=", "del sys.argv", "argv=", "argv ="}) {
+    if (text.find(edit) != std::string::npos) return std::nullopt;
+  }
   std::optional<ArgparseParser> parser = read_argparse(py, text);
   if (!parser) return std::nullopt;
   const model::PyCall* built = py.calls_named("ArgumentParser").front();
