@@ -193,7 +193,21 @@ std::vector<std::string> import_bases(const model::Document& entry, const model:
 std::vector<std::string> import_candidates(std::string_view m, const model::Document& importer,
                                            const std::vector<std::string>& bases, bool whole = false) {
   if (m.empty()) return {};
-  if (m.front() != '.') return module_candidates(std::string(m), bases, whole);
+  if (m.front() != '.') {
+    // A package the importing file lies in (`basicsr/train.py` importing `basicsr.utils.options`) is found from the
+    // folder above it, as Python finds it with that folder on its path (the project installed, or PYTHONPATH).
+    std::vector<std::string> with_package = bases;
+    const std::string_view top = m.substr(0, m.find('.'));
+    fs::path dir = fs::path(importer.path()).parent_path();
+    for (int up = 0; up < 4 && !dir.empty() && dir.has_filename(); ++up, dir = dir.parent_path()) {
+      if (dir.filename().generic_string() != top) continue;
+      const std::string above = dir.parent_path().generic_string();
+      if (std::find(with_package.begin(), with_package.end(), above) == with_package.end())
+        with_package.push_back(above.empty() ? std::string(".") : above);
+      break;
+    }
+    return module_candidates(std::string(m), with_package, whole);
+  }
   const std::size_t dots = m.find_first_not_of('.');
   if (dots == std::string_view::npos) return {};
   fs::path base = fs::path(importer.path()).parent_path();
@@ -245,7 +259,8 @@ constexpr std::size_t kImportedModules = 8;
 /// imports a name from and calls (`from model import LlamaLoraModel` with `LlamaLoraModel()` called; `from .data
 /// import build`), one level. A module imported whole (`import utils`) is not followed: which of its functions
 /// run is not known. A module the pre-filter did not parse mentions nothing a rule reads there (model::
-/// python_may_matter: `device_map`, `load_in_`), so nothing is parsed here.
+/// python_may_matter: `device_map`, `load_in_`), except an argument parser the called function may build (LCH007:
+/// `parse_options()` in `utils/options.py`): such a module is read here for it, and stays unparsed in the run.
 std::vector<model::ImportedModule> imported_from(const DocumentSet& docs, const model::Document& script,
                                                  const model::Document& command_doc) {
   std::vector<model::ImportedModule> out;
@@ -257,11 +272,25 @@ std::vector<model::ImportedModule> imported_from(const DocumentSet& docs, const 
     if (dot == std::string::npos || dot + 1 == m.size() || m.find_first_not_of('.') >= dot) continue;
     const std::string name = m.substr(dot + 1);
     const model::Document* d = docs.find(import_candidates(std::string_view(m).substr(0, dot), script, bases, true));
-    if (d == nullptr || d == &script || !d->python || d->kind != model::DocKind::PythonScript) continue;
+    if (d == nullptr || d == &script) continue;
+    const bool parsed = d->python && d->kind == model::DocKind::PythonScript;
+    if (!parsed) {
+      if (!left_unparsed(*d) || !d->source) continue;
+      const bool builds_parser = d->source->text().find("ArgumentParser") != std::string::npos;
+      if (!builds_parser) {
+        d->source->release_again();
+        continue;
+      }
+    }
     auto it = std::find_if(out.begin(), out.end(), [d](const model::ImportedModule& i) { return i.document == d; });
     if (it == out.end()) {
       if (out.size() >= kImportedModules) break;
-      out.push_back(model::ImportedModule{d, {}});
+      model::ImportedModule module{d, {}, nullptr};
+      if (!parsed) {
+        module.read_for_parser = std::make_shared<const model::PythonFacts>(model::read_python_facts(*d->source));
+        d->source->release_again();  // read for its parser alone: given back, as when the run loaded it
+      }
+      out.push_back(std::move(module));
       it = out.end() - 1;
     }
     if (std::find(it->names.begin(), it->names.end(), name) == it->names.end()) it->names.push_back(name);

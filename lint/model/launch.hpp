@@ -56,6 +56,14 @@ enum class Derived : std::uint8_t {
 struct ImportedModule {
   const Document* document = nullptr;
   std::vector<std::string> names;  ///< the imported names the script calls (functions or classes of the module)
+  /// The module's facts when the run left it unparsed (model::python_may_matter) and the binder read it for the
+  /// argument parser it builds (`parse_options()` in `utils/options.py`); the document itself stays unparsed.
+  std::shared_ptr<const PythonFacts> read_for_parser;
+
+  /// The module's facts: the run's, else those read for its parser; nullptr when neither.
+  [[nodiscard]] const PythonFacts* python() const {
+    return document != nullptr && document->python ? document->python.get() : read_for_parser.get();
+  }
 };
 
 class Launch {

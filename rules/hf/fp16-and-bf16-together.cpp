@@ -1,10 +1,13 @@
 // HF015: `fp16` and `bf16` both true for one Trainer (or `fp16_full_eval` and `bf16_full_eval`): TrainingArguments
 // raises ValueError when it is built (transformers v5.17.0 src/transformers/training_args.py:1752-1756).
+#include <algorithm>
+#include <cctype>
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "lint/model/deepspeed_facts.hpp"
 #include "rules/support.hpp"
@@ -94,6 +97,7 @@ class Fp16AndBf16Together final : public rule::Rule {
     }
     if (!parser) return;
     const std::vector<model::ScriptFlag>& flags = model::script_flags(l);
+    if (script != nullptr) check_own_dataclass(*script, flags, ctx);
     if (flags.empty()) return;
     bool yaml = false;
     for (const model::ScriptFlag& f : flags) yaml |= f.from_yaml;
@@ -115,6 +119,185 @@ class Fp16AndBf16Together final : public rule::Rule {
           return r;
         },
         yaml ? "the script's arguments (recipe and command line)" : "the command line", ctx);
+  }
+
+ private:
+  /// A script whose own dataclass, parsed by HfArgumentParser, has `fp16` / `bf16` fields that it hands on to a
+  /// TrainingArguments class (`DPOConfig(bf16=args.bf16, fp16=args.fp16)`): each value is the command line's
+  /// flag when given, else the field's default (MedicalGPT's `fp16: ... = field(default=True)` with `--bf16 True`).
+  static void check_own_dataclass(const model::Document& script, const std::vector<model::ScriptFlag>& flags,
+                                  rule::RuleContext& ctx) {
+    const model::PythonFacts& py = *script.python;
+    const std::string& text = script.source->text();
+    const std::vector<const model::PyCall*> parsers = py.calls_named("HfArgumentParser");
+    if (parsers.size() != 1 || parsers.front()->has_unresolved_unpacking) return;
+    const model::PyArg* types = parsers.front()->keyword("dataclass_types");
+    if (types == nullptr) types = parsers.front()->positional(0);
+    if (types == nullptr) return;
+    std::vector<std::string> classes = dataclass_names(arg_text(text, *types));
+    if (classes.empty()) return;
+    // Every named class must be a dataclass of this file: a class from elsewhere may define the same field.
+    std::vector<const model::PyClass*> own;
+    for (const std::string& name : classes) {
+      const model::PyClass* found = nullptr;
+      for (const model::PyClass& c : py.classes) {
+        if (c.name != name) continue;
+        if (found != nullptr) return;
+        found = &c;
+      }
+      if (found == nullptr || !found->bases.empty()) return;
+      own.push_back(found);
+    }
+    for (const model::PyCall& c : py.calls) {
+      if (!model::is_training_arguments_class(c.name) || c.has_unresolved_unpacking) continue;
+      check(
+          [&](std::string_view name) {
+            Flag r;
+            const model::PyArg* a = c.keyword(name);
+            if (a == nullptr) return r;
+            if (a->value.kind == model::ValueKind::Bool) {
+              r.on = a->value.boolean;
+              r.path = script.path();
+              r.region = a->region;
+              r.spelled = std::string(name) + "=" + a->value.display();
+              return r;
+            }
+            // `name=<args>.<field>`: the field of the script's own dataclass.
+            const std::string value = arg_text(text, *a);
+            const std::size_t dot = value.find('.');
+            if (dot == std::string::npos || dot == 0 || value.find('.', dot + 1) != std::string::npos) return r;
+            const std::string field = value.substr(dot + 1);
+            const std::string receiver = value.substr(0, dot);
+            if (!identifier(receiver) || !identifier(field)) return r;
+            int owners = 0;
+            for (const model::PyClass* k : own) {
+              owners += static_cast<int>(std::count(k->fields.begin(), k->fields.end(), field));
+            }
+            if (owners != 1) return r;
+            // A script that changes the field after parsing (`args.fp16 = not args.bf16`) decides it itself.
+            for (const model::PyAttributeAssignment& as : py.attribute_assignments) {
+              if (as.target == value) return r;
+            }
+            if (!py.calls_named("setattr").empty()) return r;
+            if (const model::ScriptFlag* f = model::find_script_flag(flags, field)) {
+              if (f->from_yaml) return r;
+              if (!f->value) {
+                r.on = true;
+              } else if (f->value->known) {
+                r.on = model::parse_truth(f->value->text) == std::optional<bool>(true);
+              } else {
+                return r;
+              }
+              r.path = f->path;
+              r.region = f->region;
+              r.spelled = "--" + f->name + (f->value ? " " + f->value->text : "") + " (`" + value + "`)";
+              return r;
+            }
+            const std::optional<bool> d = field_default(py, text, own, field);
+            if (!d) return r;
+            r.on = *d;
+            r.path = script.path();
+            r.region = a->region;
+            r.spelled = std::string(name) + "=" + value + " (the field's default, " + (*d ? "True" : "False") + ")";
+            return r;
+          },
+          c.name + "(...) with the script's own arguments", ctx);
+    }
+  }
+
+  static std::string arg_text(const std::string& text, const model::PyArg& a) {
+    if (a.region.end_byte > text.size() || a.region.begin_byte >= a.region.end_byte) return {};
+    std::string t = text.substr(a.region.begin_byte, a.region.end_byte - a.region.begin_byte);
+    if (!a.name.empty()) t = t.substr(t.find('=') + 1);
+    const auto b = t.find_first_not_of(" \t\n\r\\");
+    const auto e = t.find_last_not_of(" \t\n\r\\");
+    return b == std::string::npos ? std::string() : t.substr(b, e - b + 1);
+  }
+
+  static bool identifier(const std::string& s) {
+    return !s.empty() && (std::isalpha(static_cast<unsigned char>(s[0])) != 0 || s[0] == '_') &&
+           std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isalnum(c) != 0 || c == '_'; });
+  }
+
+  /// `X`, `(X, Y)`, `[X, Y]` as written; empty for anything else.
+  static std::vector<std::string> dataclass_names(std::string t) {
+    if (t.size() >= 2 && ((t.front() == '(' && t.back() == ')') || (t.front() == '[' && t.back() == ']')))
+      t = t.substr(1, t.size() - 2);
+    std::vector<std::string> out;
+    std::size_t b = 0;
+    while (b <= t.size()) {
+      std::size_t e = t.find(',', b);
+      if (e == std::string::npos) e = t.size();
+      std::string name = t.substr(b, e - b);
+      const auto x = name.find_first_not_of(" \t\n");
+      const auto y = name.find_last_not_of(" \t\n");
+      name = x == std::string::npos ? std::string() : name.substr(x, y - x + 1);
+      if (!name.empty()) {
+        if (!identifier(name)) return {};
+        out.push_back(name);
+      }
+      b = e + 1;
+    }
+    return out;
+  }
+
+  /// The default of `field` in one of `own` (`fp16: bool = field(default=True)` or `fp16: bool = True`), when it
+  /// is a literal truth value; nullopt otherwise.
+  static std::optional<bool> field_default(const model::PythonFacts& py, const std::string& text,
+                                           const std::vector<const model::PyClass*>& own, const std::string& field) {
+    // The class body that holds the line: the last class defined above it.
+    auto owner_ok = [&](std::size_t line) {
+      const model::PyClass* last = nullptr;
+      for (const model::PyClass& c : py.classes) {
+        if (c.region.begin.line < line && (last == nullptr || c.region.begin.line > last->region.begin.line)) last = &c;
+      }
+      return last != nullptr && std::find(own.begin(), own.end(), last) != own.end();
+    };
+    std::optional<bool> found;
+    int seen = 0;
+    std::size_t at = 0;
+    while (at < text.size()) {
+      std::size_t end = text.find('\n', at);
+      if (end == std::string::npos) end = text.size();
+      const std::string line = text.substr(at, end - at);
+      const auto b = line.find_first_not_of(" \t");
+      if (b != std::string::npos && b > 0 && line.compare(b, field.size(), field) == 0) {
+        std::size_t p = b + field.size();
+        while (p < line.size() && line[p] == ' ') ++p;
+        if (p < line.size() && line[p] == ':') {
+          const std::size_t line_no = static_cast<std::size_t>(std::count(text.begin(), text.begin() + at, '\n')) + 1;
+          if (owner_ok(line_no)) {
+            ++seen;
+            const std::size_t eq = line.find('=', p);
+            if (eq == std::string::npos) return std::nullopt;
+            std::string rhs = line.substr(eq + 1);
+            const auto x = rhs.find_first_not_of(" \t");
+            rhs = x == std::string::npos ? std::string() : rhs.substr(x);
+            if (rhs.starts_with("True")) {
+              found = true;
+            } else if (rhs.starts_with("False")) {
+              found = false;
+            } else if (rhs.starts_with("field(") || rhs.starts_with("dataclasses.field(")) {
+              // `field(default=True, ...)` on the field's line (the facts keep no call nothing reads).
+              const std::size_t d = rhs.find("default=");
+              const bool plain = d != std::string::npos && (rhs[d - 1] == '(' || rhs[d - 1] == ' ');
+              if (!plain) return std::nullopt;
+              const std::string v = rhs.substr(d + 8);
+              if (v.starts_with("True") && (v.size() == 4 || v[4] == ',' || v[4] == ')' || v[4] == ' ')) {
+                found = true;
+              } else if (v.starts_with("False") && (v.size() == 5 || v[5] == ',' || v[5] == ')' || v[5] == ' ')) {
+                found = false;
+              } else {
+                return std::nullopt;
+              }
+            }
+          }
+        }
+      }
+      at = end + 1;
+    }
+    if (seen != 1) return std::nullopt;
+    return found;
   }
 };
 

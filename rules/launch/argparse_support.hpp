@@ -60,9 +60,7 @@ struct ArgparseParser {
 /// one `parser.parse_args()` of the real command line, options named by literal strings. nullopt for anything else:
 /// parse_known_args, sub-commands, parents, TrlParser, fire, a parser handed to a helper (which may add options),
 /// an option name that is not a literal, a positional argument with a REMAINDER-like nargs.
-inline std::optional<ArgparseParser> read_argparse(const model::Document& script) {
-  if (!script.python) return std::nullopt;
-  const model::PythonFacts& py = *script.python;
+inline std::optional<ArgparseParser> read_argparse(const model::PythonFacts& py, const std::string& text) {
   const std::vector<const model::PyCall*> parsers = py.calls_named("ArgumentParser");
   if (parsers.size() != 1 || parsers.front()->callee != "argparse.ArgumentParser") return std::nullopt;
   ArgparseParser out;
@@ -91,7 +89,7 @@ inline std::optional<ArgparseParser> read_argparse(const model::Document& script
     return std::nullopt;
   // A parser handed to a helper (`add_model_args(parser)`, `deepspeed.add_config_arguments(parser)`) may get
   // options this file does not show.
-  if (passed_to_a_call(script.source->text(), parses.front()->receiver)) return std::nullopt;
+  if (passed_to_a_call(text, parses.front()->receiver)) return std::nullopt;
   out.parse = parses.front();
 
   for (const model::PyCall* add : py.calls_named("add_argument")) {
@@ -125,6 +123,58 @@ inline std::optional<ArgparseParser> read_argparse(const model::Document& script
     out.options.emplace_back("--help");
   }
   return out;
+}
+
+inline std::optional<ArgparseParser> read_argparse(const model::Document& script) {
+  if (!script.python) return std::nullopt;
+  return read_argparse(*script.python, script.source->text());
+}
+
+/// Whether the script reads or edits its command line in any way of its own: a parser of any kind, `sys.argv`.
+inline bool reads_command_line_itself(const model::Document& script) {
+  if (!script.python) return true;
+  const model::PythonFacts& py = *script.python;
+  for (std::string_view n : {"ArgumentParser", "parse_args", "parse_known_args", "HfArgumentParser", "TrlParser",
+                             "parse_args_into_dataclasses", "Fire", "OptionParser", "getopt", "gnu_getopt"}) {
+    if (!py.calls_named(n).empty()) return true;
+  }
+  const std::string& text = script.source->text();
+  for (std::string_view n : {"sys.argv", "argv", "click", "typer", "hydra", "jsonargparse", "tyro"}) {
+    if (text.find(n) != std::string::npos) return true;
+  }
+  return false;
+}
+
+/// The parser of a script that builds none itself and calls a function of a project module that does
+/// (`opt, args = parse_options(root_path)` with `parse_options` in `basicsr/utils/options.py`): the one parser of
+/// that module, built and read with parse_args() inside the function the script calls, as read_argparse reads a
+/// script's. `module` is set to the module's document. nullopt when the script reads its command line itself, when
+/// no module or more than one builds a parser, or when the parser is built or read elsewhere in the module.
+inline std::optional<ArgparseParser> imported_argparse(const model::Launch& l, const model::Document& script,
+                                                       const model::Document** module) {
+  if (reads_command_line_itself(script)) return std::nullopt;
+  const model::ImportedModule* found = nullptr;
+  for (const model::ImportedModule& m : l.imported_modules) {
+    const model::PythonFacts* py = m.python();
+    if (py == nullptr || py->calls_named("ArgumentParser").empty()) continue;
+    if (found != nullptr) return std::nullopt;  // two modules build parsers: which one reads the command line?
+    found = &m;
+  }
+  if (found == nullptr) return std::nullopt;
+  const model::PythonFacts& py = *found->python();
+  const std::string& text = found->document->source->text();
+  // The module may read sys.argv (BasicSR logs `' '.join(sys.argv)`), but not change it before the parse.
+  for (std::string_view edit :
+       {"sys.argv =", "sys.argv[", "sys.argv.", "sys.argv +=", "del sys.argv", "argv=", "argv ="}) {
+    if (text.find(edit) != std::string::npos) return std::nullopt;
+  }
+  std::optional<ArgparseParser> parser = read_argparse(py, text);
+  if (!parser) return std::nullopt;
+  const model::PyCall* built = py.calls_named("ArgumentParser").front();
+  if (built->function.empty() || built->function != parser->parse->function) return std::nullopt;
+  if (std::find(found->names.begin(), found->names.end(), built->function) == found->names.end()) return std::nullopt;
+  *module = found->document;
+  return parser;
 }
 
 }  // namespace lint::rules::launch

@@ -115,7 +115,11 @@ class LocalRankArgumentRejected final : public rule::Rule {
     // the option right after the script, before the script's own arguments (DeepSpeed 38327e07f
     // deepspeed/launcher/launch.py:243-247; torch's `config_from_args` likewise), so an option with
     // nargs=argparse.REMAINDER among those arguments cannot take it.
-    const std::optional<launch::ArgparseParser> parser = launch::read_argparse(*script);
+    // A script that builds no parser itself may call a function of a project module that does (BasicSR's
+    // `parse_options()` in `basicsr/utils/options.py`): that function's parse_args() reads the same command line.
+    const model::Document* parser_doc = script;
+    std::optional<launch::ArgparseParser> parser = launch::read_argparse(*script);
+    if (!parser) parser = launch::imported_argparse(l, *script, &parser_doc);
     if (!parser) return;
     const std::vector<std::string>& options = parser->options;
     if (launch::accepted(options, option, parser->allow_abbrev)) return;
@@ -134,7 +138,9 @@ class LocalRankArgumentRejected final : public rule::Rule {
     std::string message =
         std::string(ds ? "The `deepspeed` launcher" : "`torch.distributed.launch`") + " appends `" + option +
         "=<rank>` to the script's arguments, and `" + std::string(script->path()) +
-        "` parses them with argparse without defining `" + option +
+        (parser_doc != script ? "` parses them with argparse (in `" + parser_doc->path() + "`, the module it calls)"
+                              : std::string("` parses them with argparse")) +
+        " without defining `" + option +
         (other_spelling ? "` (it defines `" + swapped + "`, a different option string to argparse)" : "`") +
         ": every rank exits with \"unrecognized arguments: " + option + "=0\". ";
     message += ds ? "Add `parser.add_argument(\"--local_rank\", type=int)`, or pass `--no_local_rank` to `deepspeed`."
@@ -142,7 +148,7 @@ class LocalRankArgumentRejected final : public rule::Rule {
                     "parser.";
     ctx.report(
         l.command_document->path(), c.script->region, std::move(message),
-        {rule::RelatedLocation{script->path(), parser->parse->region, "The script's arguments are parsed here."}});
+        {rule::RelatedLocation{parser_doc->path(), parser->parse->region, "The script's arguments are parsed here."}});
   }
 
  private:

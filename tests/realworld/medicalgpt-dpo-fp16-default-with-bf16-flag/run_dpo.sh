@@ -1,0 +1,19 @@
+CUDA_VISIBLE_DEVICES=0,1 python dpo_training.py \
+    --model_name_or_path Qwen/Qwen2.5-0.5B-Instruct \
+    --template_name qwen \
+    --train_file_dir ./data/reward \
+    --validation_file_dir ./data/reward \
+    --per_device_train_batch_size 4 \
+    --gradient_accumulation_steps 8 \
+    --do_train \
+    --do_eval \
+    --use_peft True \
+    --max_steps 100 \
+    --output_dir outputs-dpo-qwen-v1 \
+    --target_modules all \
+    --torch_dtype bfloat16 \
+    --bf16 True \
+    --device_map auto \
+    --report_to tensorboard \
+    --remove_unused_columns False \
+    --gradient_checkpointing True
