@@ -25,19 +25,28 @@ struct Flag {
 
 using Getter = std::function<Flag(std::string_view)>;
 
-constexpr std::pair<std::string_view, std::string_view> kPairs[] = {{"fp16", "bf16"},
-                                                                    {"fp16_full_eval", "bf16_full_eval"}};
+struct Pair {
+  std::string_view half, brain;
+  std::string_view raised;  // the ValueError's message and where (transformers 5.17.0), as the oracle recorded it
+};
+
+constexpr Pair kPairs[] = {
+    {"fp16", "bf16",
+     "\"At most one of fp16 and bf16 can be True, but not both\") when it is built (transformers 5.17.0 "
+     "`src/transformers/training_args.py:1752-1753`)"},
+    {"fp16_full_eval", "bf16_full_eval",
+     "\"At most one of fp16 and bf16 can be True for full eval, but not both\") when it is built (transformers "
+     "5.17.0 `src/transformers/training_args.py:1755-1756`)"}};
 
 void check(const Getter& get, const std::string& origin, rule::RuleContext& ctx) {
-  for (const auto& [half, brain] : kPairs) {
+  for (const auto& [half, brain, raised] : kPairs) {
     const Flag f = get(half);
     const Flag b = get(brain);
     if (!f.on || !b.on) continue;
     ctx.report(b.path, b.region,
                "`" + std::string(half) + "` and `" + std::string(brain) + "` are both true in " + origin +
-                   ": TrainingArguments raises ValueError(\"At most one of fp16 and bf16 can be True, but not "
-                   "both\") when it is built (transformers 5.17.0 `src/transformers/training_args.py:1752-1756`). "
-                   "Keep one: `bf16` on GPUs that support it (Ampere and newer), `fp16` otherwise.",
+                   ": TrainingArguments raises ValueError(" + std::string(raised) +
+                   ". Keep one: `bf16` on GPUs that support it (Ampere and newer), `fp16` otherwise.",
                {{f.path, f.region, "`" + f.spelled + "` is set here."}});
   }
 }

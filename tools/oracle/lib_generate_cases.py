@@ -545,6 +545,19 @@ def hf_cases():
         add(cid, "training_args", rules, expect, desc,
             {"launch.sh": f"python train.py --output_dir out {argv}\n", "train.py": HFPARSER_SCRIPT}, "run")
 
+    # HF015: both precisions for one Trainer (the GPU visible, so that no device check comes first).
+    def hf15(cid, expect, desc, kwargs):
+        add(cid, "training_args", ["HF015"], expect, desc,
+            {"launch.sh": "python train.py\n", "train.py": ta_script(kwargs)}, "run", gpu=True)
+
+    hf15("hf15-fp16-and-bf16", "raises", "TrainingArguments(fp16=True, bf16=True)", "fp16=True, bf16=True")
+    hf15("hf15-full-eval-both", "raises", "TrainingArguments(fp16_full_eval=True, bf16_full_eval=True)",
+         "fp16_full_eval=True, bf16_full_eval=True")
+    hf15("hf15-ok-bf16-only", "runs", "near-miss: bf16=True alone", "bf16=True")
+    hf15("hf15-ok-fp16-false", "runs", "near-miss: fp16=False, bf16=True", "fp16=False, bf16=True")
+    hf15("hf15-ok-bf16-and-fp16-full-eval", "runs", "near-miss: bf16=True with fp16_full_eval=True (another pair)",
+         "bf16=True, fp16_full_eval=True")
+
     # HF004
     ta("hf4-hybrid-auto-wrap", ["HF004"], "raises", "fsdp='hybrid_shard auto_wrap', FSDP2 default",
        'fsdp="hybrid_shard auto_wrap"')
