@@ -254,18 +254,25 @@ class Fp16AndBf16Together final : public rule::Rule {
   /// is a literal truth value; nullopt otherwise.
   static std::optional<bool> field_default(const model::PythonFacts& py, const std::string& text,
                                            const std::vector<const model::PyClass*>& own, const std::string& field) {
-    // The class body that holds the line: the last class defined above it.
-    auto owner_ok = [&](std::size_t line) {
-      const model::PyClass* last = nullptr;
-      for (const model::PyClass& c : py.classes) {
-        if (c.region.begin.line < line && (last == nullptr || c.region.begin.line > last->region.begin.line)) last = &c;
-      }
-      return last != nullptr && std::find(own.begin(), own.end(), last) != own.end();
-    };
+    // The class body that holds a line: the last class defined above it. The classes in line order, passed once
+    // as the lines are (linear in the file, however many classes and matching lines it has).
+    std::vector<const model::PyClass*> by_line;
+    for (const model::PyClass& c : py.classes) by_line.push_back(&c);
+    std::stable_sort(by_line.begin(), by_line.end(), [](const model::PyClass* x, const model::PyClass* y) {
+      return x->region.begin.line < y->region.begin.line;
+    });
+    std::size_t next_class = 0;
+    const model::PyClass* last = nullptr;
     std::optional<bool> found;
     int seen = 0;
     std::size_t at = 0;
+    std::size_t line_no = 0;
     while (at < text.size()) {
+      ++line_no;
+      for (; next_class < by_line.size() && by_line[next_class]->region.begin.line < line_no; ++next_class) {
+        if (last == nullptr || by_line[next_class]->region.begin.line > last->region.begin.line)
+          last = by_line[next_class];
+      }
       std::size_t end = text.find('\n', at);
       if (end == std::string::npos) end = text.size();
       const std::string line = text.substr(at, end - at);
@@ -274,9 +281,8 @@ class Fp16AndBf16Together final : public rule::Rule {
         std::size_t p = b + field.size();
         while (p < line.size() && line[p] == ' ') ++p;
         if (p < line.size() && line[p] == ':') {
-          const std::size_t line_no = static_cast<std::size_t>(std::count(text.begin(), text.begin() + at, '\n')) + 1;
-          if (owner_ok(line_no)) {
-            ++seen;
+          if (last != nullptr && std::find(own.begin(), own.end(), last) != own.end()) {
+            if (++seen > 1) return std::nullopt;
             const std::size_t eq = line.find('=', p);
             if (eq == std::string::npos) return std::nullopt;
             std::string rhs = line.substr(eq + 1);

@@ -161,6 +161,18 @@ check_bounded "8k pipes" - 20 400 64 pipes.sh
 check_bounded "65k backticks" - 20 400 64 backticks.sh
 check_bounded "66k if" - 20 400 64 ifs.sh
 
+# HF015 reads a field's default from the script's own dataclass: one pass over the lines and the classes, however
+# many classes hold a field of that name (80,000 here: about 40 s of CPU when it was quadratic).
+python3 -c "
+lines = ['from dataclasses import dataclass', 'from transformers import HfArgumentParser, TrainingArguments',
+         '@dataclass', 'class A:', '    fp16: bool = True', '    bf16: bool = True']
+for i in range(80000):
+    lines += ['class C%d:' % i, '    fp16: bool = False']
+lines += ['(args,) = HfArgumentParser(A).parse_args_into_dataclasses()',
+          't = TrainingArguments(output_dir=\"o\", fp16=args.fp16, bf16=args.bf16)']
+print(chr(10).join(lines))" > many_dataclass_fields.py
+check_bounded "80k classes with a field HF015 reads" HF015 20 400 64 many_dataclass_fields.py
+
 # Only regular files are read: a FIFO is not waited on, a device not read, as a path or as --config.
 mkfifo fifo.yaml
 check_bounded "FIFO named x.yaml" LL002 10 200 64 fifo.yaml
