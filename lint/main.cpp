@@ -99,11 +99,11 @@ struct Cli {
   bool force_exclude = false;
   bool all_rules = false;
   bool read_stdin = false;
-  bool memory = false;  ///< explain --memory
-  lint::fix::CliFlags fix;  ///< --fix, --unsafe-fixes, --diff, --show-fixes (lint/fix/cli.hpp)
-  std::string gpu_memory;  ///< --gpu-memory SIZE (MEM001)
-  bool no_cache = false;   ///< --no-cache
-  std::string cache_dir;   ///< --cache-dir DIR
+  bool memory = false;                       ///< explain --memory
+  lint::fix::CliFlags fix;                   ///< --fix, --unsafe-fixes, --diff, --show-fixes (lint/fix/cli.hpp)
+  std::string gpu_memory;                    ///< --gpu-memory SIZE (MEM001)
+  bool no_cache = false;                     ///< --no-cache
+  std::string cache_dir;                     ///< --cache-dir DIR
   std::vector<std::string> target_versions;  ///< --target-version PKG=VER
 };
 
@@ -209,12 +209,15 @@ std::optional<int> parse(int argc, char** argv, Cli& cli) {
                                     "after each, several at once")
                          ->type_name("FMT")
                          ->allow_extra_args(false);
-  auto* output_opt =
-      app.add_option("-o,--output", outputs, "write the preceding --format to FILE")->type_name("FILE")->allow_extra_args(false);
+  auto* output_opt = app.add_option("-o,--output", outputs, "write the preceding --format to FILE")
+                         ->type_name("FILE")
+                         ->allow_extra_args(false);
   auto* select_opt = app.add_option("--select", cli.select, "enable only these codes or prefixes (ALL: every rule)")
                          ->type_name("CODES")
                          ->allow_extra_args(false);
-  app.add_option("--ignore", cli.ignore, "disable these codes or prefixes")->type_name("CODES")->allow_extra_args(false);
+  app.add_option("--ignore", cli.ignore, "disable these codes or prefixes")
+      ->type_name("CODES")
+      ->allow_extra_args(false);
   app.add_option("--extend-select", cli.extend_select, "enable these in addition to the selection")
       ->type_name("CODES")
       ->allow_extra_args(false);
@@ -236,14 +239,17 @@ std::optional<int> parse(int argc, char** argv, Cli& cli) {
   app.add_flag("-q,--quiet", cli.quiet, "print findings only (no summary line)");
   app.add_option("--color", cli.color, "auto (default), always, never")->type_name("WHEN");
   app.add_option("-j,--jobs", cli.jobs, "files read in parallel (default: all cores)")->type_name("N");
-  auto* stdin_name = app.add_option("--stdin-filename", cli.stdin_filename, "the name of standard input's file (with -)")
-                         ->type_name("PATH");
+  auto* stdin_name =
+      app.add_option("--stdin-filename", cli.stdin_filename, "the name of standard input's file (with -)")
+          ->type_name("PATH");
   bool no_gitignore = false;
   app.add_flag("--no-gitignore", no_gitignore, "do not honour .gitignore files");
-  app.add_option("--gpu-memory", cli.gpu_memory, "memory of one GPU (e.g. 80GiB) for MEM001; overrides gpu-memory in launchlint.toml")
+  app.add_option("--gpu-memory", cli.gpu_memory,
+                 "memory of one GPU (e.g. 80GiB) for MEM001; overrides gpu-memory in launchlint.toml")
       ->type_name("SIZE");
   app.add_flag("--no-cache", cli.no_cache, "neither read nor write the result cache (.launchlint_cache/)");
-  app.add_option("--cache-dir", cli.cache_dir, "keep the result cache in DIR (default: .launchlint_cache at the project root)")
+  app.add_option("--cache-dir", cli.cache_dir,
+                 "keep the result cache in DIR (default: .launchlint_cache at the project root)")
       ->type_name("DIR");
   app.add_option("--target-version", cli.target_versions,
                  "assume this version of a library (torch=2.4, transformers=\">=4.46,<4.50\"); beats target-versions "
@@ -274,9 +280,9 @@ std::optional<int> parse(int argc, char** argv, Cli& cli) {
   app.require_subcommand(0, 1);
 
   // A repeated single-valued option: the last one wins (so a wrapper's defaults can be overridden).
-  for (const char* name : {"--fail-on", "--config", "--color", "--jobs", "--stdin-filename", "--exit-zero",
-                           "--isolated", "--statistics", "--show-suppressed", "--quiet", "--no-gitignore",
-                           "--force-exclude", "--no-cache", "--cache-dir"})
+  for (const char* name :
+       {"--fail-on", "--config", "--color", "--jobs", "--stdin-filename", "--exit-zero", "--isolated", "--statistics",
+        "--show-suppressed", "--quiet", "--no-gitignore", "--force-exclude", "--no-cache", "--cache-dir"})
     app.get_option(name)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   try {
     app.parse(argc, argv);
@@ -303,7 +309,8 @@ std::optional<int> parse(int argc, char** argv, Cli& cli) {
   if (explain->parsed()) cli.command = "explain";
   if (rule->parsed()) cli.command = "rule";
   cli.paths = top_paths;
-  for (const auto* list : {&check_paths, &explain_paths, &codes}) cli.paths.insert(cli.paths.end(), list->begin(), list->end());
+  for (const auto* list : {&check_paths, &explain_paths, &codes})
+    cli.paths.insert(cli.paths.end(), list->begin(), list->end());
   cli.gitignore = !no_gitignore;
   cli.select_given = select_opt->count() > 0;
   cli.stdin_filename_given = stdin_name->count() > 0;
@@ -331,7 +338,8 @@ std::optional<int> parse(int argc, char** argv, Cli& cli) {
   } else if (cli.stdin_filename_given) {
     throw UsageError("--stdin-filename names standard input: add '-' to read it");
   }
-  if (cli.isolated && !cli.config.empty()) throw UsageError("--isolated ignores every configuration file: drop --config or --isolated");
+  if (cli.isolated && !cli.config.empty())
+    throw UsageError("--isolated ignores every configuration file: drop --config or --isolated");
   if (!cli.fail_on.empty()) one_of("--fail-on", cli.fail_on, kFailOn);
   one_of("--color", cli.color, kColor);
   return std::nullopt;
@@ -470,7 +478,8 @@ int run(int argc, char** argv) {
   std::vector<std::pair<Format, std::string>> outputs;
   for (const auto& [name, path] : cli.outputs) outputs.emplace_back(format_for(cli, name), path);
   if (cli.command == "explain" || cli.statistics) {
-    if (outputs.size() > 1) throw UsageError(std::string(cli.statistics ? "--statistics" : "explain") + " writes one format");
+    if (outputs.size() > 1)
+      throw UsageError(std::string(cli.statistics ? "--statistics" : "explain") + " writes one format");
   }
   if (!cli.gpu_memory.empty()) {
     const auto bytes = lint::memory::parse_memory_size(cli.gpu_memory);
@@ -481,7 +490,8 @@ int run(int argc, char** argv) {
   }
   if (cli.command == "explain") {
     if (cli.read_stdin) throw UsageError("explain reads files, not standard input");
-    if (cli.paths.empty()) throw UsageError("explain needs PATHS (e.g. `launchlint explain examples/7b-lora-shard-grad-op`)");
+    if (cli.paths.empty())
+      throw UsageError("explain needs PATHS (e.g. `launchlint explain examples/7b-lora-shard-grad-op`)");
   }
   std::error_code ec;
   for (const std::string& p : cli.paths) {
@@ -514,7 +524,8 @@ int run(int argc, char** argv) {
       project = lint::config::load_config(cli.config, error);
       if (!project && error.empty()) error = cli.config + ": no [tool.launchlint] table";
     } else {
-      const fs::path start = cli.read_stdin ? config_search_start({cli.stdin_filename}) : config_search_start(cli.paths);
+      const fs::path start =
+          cli.read_stdin ? config_search_start({cli.stdin_filename}) : config_search_start(cli.paths);
       project = lint::config::discover_config(start.string(), error);
     }
     if (!error.empty()) {
@@ -587,7 +598,8 @@ int run(int argc, char** argv) {
   // project is walked for the launches they take part in, and the findings that concern them are reported.
   std::set<std::string> focus;
   if (cli.command == "check" && !cli.read_stdin && !opts.paths.empty() &&
-      std::all_of(opts.paths.begin(), opts.paths.end(), [&](const std::string& p) { return fs::is_regular_file(p, ec); })) {
+      std::all_of(opts.paths.begin(), opts.paths.end(),
+                  [&](const std::string& p) { return fs::is_regular_file(p, ec); })) {
     std::set<std::string> roots;
     for (const std::string& p : opts.paths) {
       if (std::string root = lint::config::project_root(p); !root.empty()) roots.insert(lint::config::shown_path(root));
@@ -639,10 +651,14 @@ int run(int argc, char** argv) {
     const auto& [format, out_path] = outputs.front();
     if (const int rc = refuse_overwriting_inputs(outputs, result); rc != 0) return rc;
     std::ostringstream out;
-    if (cli.memory && format == Format::Json) lint::memory::write_memory_json(out, launches);
-    else if (cli.memory) lint::memory::write_memory_text(out, launches);
-    else if (format == Format::Json) lint::report::write_explain_json(out, launches, &result.versions);
-    else lint::report::write_explain_text(out, launches, use_color(cli.color, out_path), &result.versions);
+    if (cli.memory && format == Format::Json)
+      lint::memory::write_memory_json(out, launches);
+    else if (cli.memory)
+      lint::memory::write_memory_text(out, launches);
+    else if (format == Format::Json)
+      lint::report::write_explain_json(out, launches, &result.versions);
+    else
+      lint::report::write_explain_text(out, launches, use_color(cli.color, out_path), &result.versions);
     if (!emit(out_path, out.str())) return kExitError;
     return kExitClean;
   }
@@ -660,23 +676,31 @@ int run(int argc, char** argv) {
     in.files_checked = result.files_checked;
     in.jobs = cli.jobs;
     in.docs_url = env_set("LAUNCHLINT_DOCS_URL") ? std::getenv("LAUNCHLINT_DOCS_URL") : LAUNCHLINT_DOCS_URL;
-    // Each report is rendered whole, then written at once (atomically to a file; lint/report/output_file). The
-    // rendered text is moved out of the stream, never copied: a report of many findings is held once.
-    std::ostringstream out;
-    if (cli.statistics)
-      lint::report::write_statistics(format, out, in);
-    else
-      lint::report::write(format, out, in);
-    std::string text = std::move(out).str();
-    if (!cli.statistics && cli.quiet && (format == Format::Text || format == Format::Concise)) {
-      // drop the trailing summary line
-      const auto pos = text.rfind("\n\n");
-      if (pos != std::string::npos)
-        text.resize(pos + 1);
-      else if (text.starts_with("All checks passed"))
-        text.clear();
+    // -q: text and concise leave out their summary line.
+    in.summary = !(!cli.statistics && cli.quiet && (format == Format::Text || format == Format::Concise));
+    const auto render = [&](std::ostream& out) {
+      if (cli.statistics)
+        lint::report::write_statistics(format, out, in);
+      else
+        lint::report::write(format, out, in);
+    };
+    if (path.empty()) {
+      // Standard output is written as the report is rendered: a report of many findings is not held whole.
+      std::cout.flush();  // what was printed before (--diff, --fix messages) comes first
+      lint::report::StandardOutputBuffer buffer;
+      std::ostream out(&buffer);
+      render(out);
+      if (const std::string why = buffer.finish(); !why.empty()) {
+        std::cerr << "launchlint: error: " << why << "\n";
+        return kExitError;
+      }
+      continue;
     }
-    if (!emit(path, text)) return kExitError;
+    // A file is rendered whole, then replaced at once (atomically: lint/report/output_file). The rendered text is
+    // moved out of the stream, never copied: a report of many findings is held once.
+    std::ostringstream out;
+    render(out);
+    if (!emit(path, std::move(out).str())) return kExitError;
   }
 
   // --show-fixes lists them after a text report (on stderr when standard output carries a machine format).
@@ -686,7 +710,9 @@ int run(int argc, char** argv) {
     lint::fix::write_fix_list(text_out ? std::cout : std::cerr, result.diagnostics, cli.fix, fixes_applied);
   }
   if (cli.exit_zero || fail_on == "never") return kExitClean;
-  const Severity threshold = fail_on == "error" ? Severity::Error : fail_on == "info" ? Severity::Info : Severity::Warning;
+  const Severity threshold = fail_on == "error"  ? Severity::Error
+                             : fail_on == "info" ? Severity::Info
+                                                 : Severity::Warning;
   for (const auto& d : result.diagnostics) {
     if (!d.suppressed && d.severity >= threshold) return kExitFindings;
   }

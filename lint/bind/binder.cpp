@@ -9,6 +9,7 @@
 #include "lint/bind/file_refs.hpp"
 #include "lint/config/project_root.hpp"
 #include "lint/model/classify.hpp"
+#include "lint/model/python_pack.hpp"
 #include "lint/parse/readers.hpp"
 #include "lint/source/access_log.hpp"
 
@@ -23,11 +24,18 @@ DocumentSet::DocumentSet(std::vector<std::unique_ptr<model::Document>>& document
 }
 
 model::Document* DocumentSet::find(std::string_view path) const {
-  if (const auto it = loaded_.find(path); it != loaded_.end()) return it->second;
+  const auto restore = [this](model::Document* d) {
+    // A streaming run keeps scripts' facts packed (lint/model/python_pack.hpp): binding reads them unpacked.
+    if (d->python || !d->packed_python) return d;
+    model::restore_python(*d);
+    restored_.push_back(d);
+    return d;
+  };
+  if (const auto it = loaded_.find(path); it != loaded_.end()) return restore(it->second);
   const auto after = std::upper_bound(by_path_.begin(), by_path_.end(), path,
                                       [](std::string_view p, const model::Document* d) { return p < d->path(); });
   if (after == by_path_.begin() || (*std::prev(after))->path() != path) return nullptr;
-  return *std::prev(after);
+  return restore(*std::prev(after));
 }
 
 namespace {

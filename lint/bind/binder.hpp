@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "lint/bind/declared_launch.hpp"
@@ -39,6 +40,9 @@ class DocumentSet {
   /// Thread-safe for distinct documents, while nothing else uses the set.
   void parse_in_place(model::Document& d) const;
   [[nodiscard]] std::vector<std::unique_ptr<model::Document>>& documents() { return documents_; }
+  /// The documents whose packed Python facts (a streaming run: lint/model/python_pack.hpp) a lookup unpacked since
+  /// the last call: the caller gives them back once it has read them (binding reads a command's files, then the next).
+  [[nodiscard]] std::vector<model::Document*> take_restored() { return std::exchange(restored_, {}); }
 
  private:
   /// The document of the run at `path` (the last one of that path), or nullptr.
@@ -52,6 +56,8 @@ class DocumentSet {
   std::vector<model::Document*> by_path_;
   /// The documents loaded since (a launch names them), by path.
   std::map<std::string, model::Document*, std::less<>> loaded_;
+  /// Documents a lookup unpacked (take_restored). Lookups run on one thread.
+  mutable std::vector<model::Document*> restored_;
 };
 
 /// One launch command and the document it is written in.

@@ -1,107 +1,19 @@
 #include "lint/driver/cache_entry.hpp"
 
 #include <stdexcept>
-#include <unordered_map>
+
+#include "lint/source/compact.hpp"
 
 namespace lint::driver::cache_entry {
 
 namespace {
 
-class Writer {
+using Writer = source::compact::Writer;
+
+/// A reader whose errors name the cache entry.
+class Reader : public source::compact::Reader {
  public:
-  void u(std::uint64_t v) {
-    while (v >= 0x80) {
-      body_ += static_cast<char>((v & 0x7F) | 0x80);
-      v >>= 7;
-    }
-    body_ += static_cast<char>(v);
-  }
-  void s(std::string_view text) {
-    auto [it, added] = index_.try_emplace(text, strings_.size());
-    if (added) strings_.push_back(text);
-    u(it->second);
-  }
-  void region(const source::Region& r) {
-    u(r.begin.line);
-    u(r.begin.column);
-    u(r.end.line);
-    u(r.end.column);
-    u(r.begin_byte);
-    u(r.end_byte);
-  }
-  /// The string table, then the body.
-  std::string finish() {
-    Writer head;
-    head.u(strings_.size());
-    for (std::string_view text : strings_) {
-      head.u(text.size());
-      head.body_.append(text);
-    }
-    return std::move(head.body_) + body_;
-  }
-
- private:
-  std::string body_;
-  std::vector<std::string_view> strings_;
-  std::unordered_map<std::string_view, std::size_t> index_;
-};
-
-class Reader {
- public:
-  explicit Reader(std::string_view bytes) : bytes_(bytes) {
-    const std::uint64_t n = u();
-    if (n > bytes_.size()) throw std::out_of_range("cache entry: string count");
-    strings_.reserve(n);
-    for (std::uint64_t i = 0; i < n; ++i) {
-      const std::uint64_t len = u();
-      if (len > bytes_.size() - at_) throw std::out_of_range("cache entry: string length");
-      strings_.push_back(bytes_.substr(at_, len));
-      at_ += len;
-    }
-  }
-  std::uint64_t u() {
-    std::uint64_t v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (at_ >= bytes_.size()) throw std::out_of_range("cache entry: truncated");
-      const auto byte = static_cast<unsigned char>(bytes_[at_++]);
-      v |= static_cast<std::uint64_t>(byte & 0x7F) << shift;
-      if ((byte & 0x80) == 0) return v;
-    }
-    throw std::out_of_range("cache entry: varint");
-  }
-  std::uint32_t u32() {
-    const std::uint64_t v = u();
-    if (v > 0xFFFFFFFFULL) throw std::out_of_range("cache entry: 32-bit field");
-    return static_cast<std::uint32_t>(v);
-  }
-  /// A count of items that each take at least one byte (bounds what a corrupt count could allocate).
-  std::size_t count() {
-    const std::uint64_t n = u();
-    if (n > bytes_.size() - at_) throw std::out_of_range("cache entry: count");
-    return static_cast<std::size_t>(n);
-  }
-  std::string_view sv() {
-    const std::uint64_t i = u();
-    if (i >= strings_.size()) throw std::out_of_range("cache entry: string index");
-    return strings_[i];
-  }
-  std::string s() { return std::string(sv()); }
-  source::Region region() {
-    source::Region r;
-    r.begin.line = u32();
-    r.begin.column = u32();
-    r.end.line = u32();
-    r.end.column = u32();
-    r.begin_byte = u();
-    r.end_byte = u();
-    return r;
-  }
-  [[nodiscard]] bool done() const { return at_ == bytes_.size(); }
-
- private:
-  std::string_view bytes_;
-  std::size_t at_ = 0;
-  std::vector<std::string_view> strings_;
+  explicit Reader(std::string_view bytes) : source::compact::Reader(bytes, "cache entry") {}
 };
 
 }  // namespace

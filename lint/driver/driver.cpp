@@ -18,6 +18,7 @@
 #include "lint/config/project_root.hpp"
 #include "lint/driver/parallel.hpp"
 #include "lint/model/classify.hpp"
+#include "lint/model/python_pack.hpp"
 #include "lint/model/resolve.hpp"
 #include "lint/parse/readers.hpp"
 #include "lint/rule/suppression.hpp"
@@ -483,13 +484,16 @@ std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::D
   const auto hold = [&](const std::vector<const model::Document*>& wanted) {
     const std::size_t from = held.size();
     for (const model::Document* d : wanted) {
-      if (d == nullptr || !d->config->released) continue;
+      if (d == nullptr || !(d->config->released || (d->packed_python && !d->python))) continue;
       auto* doc = const_cast<model::Document*>(d);
       if (std::find(held.begin() + static_cast<std::ptrdiff_t>(from), held.end(), doc) == held.end())
         held.push_back(doc);
     }
     std::vector<char> same(held.size() - from, 1);
-    parallel_for(same.size(), jobs, [&](std::size_t i) { same[i] = reload_config(*held[from + i]) ? 1 : 0; });
+    parallel_for(same.size(), jobs, [&](std::size_t i) {
+      same[i] = reload_config(*held[from + i]) ? 1 : 0;
+      model::restore_python(*held[from + i]);
+    });
     for (std::size_t i = 0; i < same.size(); ++i) {
       if (same[i] == 0) changed.insert(held[from + i]);
     }
@@ -517,6 +521,7 @@ std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::D
     }
     for (model::Document* d : held) {
       release_config(*d);
+      model::release_python(*d);
       d->source->release_again();
     }
     held.clear();
@@ -534,17 +539,34 @@ std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::D
   std::vector<bind::FileRefs> refs(commands.size());
   parallel_for(commands.size(), jobs,
                [&](std::size_t i) { refs[i] = bind::referenced_files(*commands[i].document, commands[i].command); });
+  // Streaming, a script's facts are kept packed: a lookup of the binder unpacks them, and they are given back once
+  // the command (or the look) that needed them is bound, so binding holds one command's facts, not every launch's.
+  const auto give_back_restored = [&] {
+    for (model::Document* d : docs.take_restored()) model::release_python(*d);
+  };
   std::vector<model::Document*> to_parse;
   std::set<const model::Document*> parsing;
   for (const bind::FileRefs& r : refs) {
     if (model::Document* d = docs.unparsed_target(r.script); d != nullptr && parsing.insert(d).second)
       to_parse.push_back(d);
   }
-  parallel_for(to_parse.size(), jobs, [&](std::size_t i) { docs.parse_in_place(*to_parse[i]); });
+  give_back_restored();
+  parallel_for(to_parse.size(), jobs, [&](std::size_t i) {
+    docs.parse_in_place(*to_parse[i]);
+    if (!options.keep_launches) model::release_python(*to_parse[i]);
+  });
   std::vector<model::BoundInputs> bound(commands.size());
-  for (std::size_t i = 0; i < commands.size(); ++i) bound[i] = bind::bind_command(docs, commands[i], refs[i]);
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    bound[i] = bind::bind_command(docs, commands[i], refs[i]);
+    give_back_restored();
+  }
   refs = {};
   model::count_binding_launches(bound);
+  if (!options.keep_launches) {
+    // Streaming: the scripts a command named outside the linted paths were loaded with their facts: packed too.
+    // Each batch unpacks the facts of its launches.
+    for (const auto& d : documents) model::release_python(*d);
+  }
   std::set<const model::Document*> in_bound;
   for (std::size_t from = 0; from < bound.size(); from += batch) {
     const std::size_t n = std::min(batch, bound.size() - from);
@@ -575,11 +597,17 @@ std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::D
   // the JSON is part of that script's launch. Found here, one thread, since it may load the JSON.
   std::map<const model::Document*, const model::Document*> named_json;
   for (const model::Document* d : alone) {
-    if (d->kind != model::DocKind::PythonScript || !d->python) continue;
+    if (d->kind != model::DocKind::PythonScript || !(d->python || d->packed_python)) continue;
+    // A streaming run's facts are packed: unpacked for this look and given back (its batch unpacks them again).
+    auto* doc = const_cast<model::Document*>(d);
+    const bool packed = !doc->python;
+    model::restore_python(*doc);
     const std::vector<std::string> c = bind::named_deepspeed_candidates(*d, *d);
+    if (packed) model::release_python(*doc);
     if (c.empty()) continue;
     if (const model::Document* j = docs.find_or_load(c); j != nullptr && j->kind == model::DocKind::DeepSpeedConfig)
       named_json[d] = j;
+    give_back_restored();
   }
   for (std::size_t from = 0; from < alone.size(); from += batch) {
     const std::size_t n = std::min(batch, alone.size() - from);
@@ -786,6 +814,7 @@ RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
   // (release_config); each batch of launches reads the trees of its files again and gives them back once checked.
   bool loading = true;
   const auto finish = [&](std::size_t i, model::Document& d, bool from_disk) {
+    model::restore_python(d);  // a file a launch named, loaded while binding: its facts were packed since
     runner.check_document(d, per_doc[i]);
     if (!(d.read_error || d.kind == model::DocKind::Unknown) || d.report_parse_errors)
       comments[i] = rule::find_suppressions(*d.source, d.format == parse::Format::Json);
@@ -796,7 +825,10 @@ RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
       else
         d.config.edit().root = parse::Node{};
     }
-    if (loading && !options.keep_launches) release_config(d);
+    if (loading && !options.keep_launches) {
+      release_config(d);
+      model::release_python(d);
+    }
     if (from_disk) d.source->release(kMaxFileBytes);
   };
   const auto prepare = [&](std::size_t n) {  // before loading: the finishing step writes by index

@@ -116,8 +116,11 @@ class ReadError {
 /// and the result cache read what each was): what most files do not have is held on the heap.
 struct Document {
   source::SourcePtr source;
-  ConfigBox config;                                  ///< YAML / JSON / TOML
-  std::unique_ptr<PythonFacts> python;               ///< Python (on the heap: most documents are not parsed Python)
+  ConfigBox config;                     ///< YAML / JSON / TOML
+  std::unique_ptr<PythonFacts> python;  ///< Python (on the heap: most documents are not parsed Python)
+  /// A run that streams its launches keeps a parsed script's facts packed once its per-file rules ran, `python`
+  /// given back until a launch needs them (model::release_python, model::restore_python: lint/model/python_pack.hpp).
+  std::unique_ptr<const std::string> packed_python;
   HeapVector<parse::LaunchCommand> launch_commands;  ///< a launch script's launch commands, in order
   HeapVector<parse::ParseError> shell_errors;        ///< why a launch script could not be read for commands
   ReadError read_error;                              ///< LL002: why the file could not be read, and where

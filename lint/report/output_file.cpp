@@ -15,7 +15,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string errno_text() { return std::strerror(errno); }
+std::string errno_text() {
+  return std::strerror(errno);
+}
 
 /// Writes all of `text` to `fd`; false with errno set on failure.
 bool write_all(int fd, std::string_view text) {
@@ -39,6 +41,36 @@ std::string write_standard_output(std::string_view text) {
   return {};
 }
 
+StandardOutputBuffer::StandardOutputBuffer() : buffer_(64 * 1024) {
+  setp(buffer_.data(), buffer_.data() + buffer_.size());
+}
+
+bool StandardOutputBuffer::drain() {
+  const std::string_view pending(pbase(), static_cast<std::size_t>(pptr() - pbase()));
+  setp(buffer_.data(), buffer_.data() + buffer_.size());
+  if (!error_.empty() || pending.empty()) return error_.empty();
+  std::signal(SIGPIPE, SIG_IGN);  // a closed pipe is a write error (EPIPE), not a silent death by SIGPIPE
+  if (!write_all(STDOUT_FILENO, pending)) error_ = "cannot write standard output: " + errno_text();
+  return error_.empty();
+}
+
+StandardOutputBuffer::int_type StandardOutputBuffer::overflow(int_type c) {
+  drain();  // after a failure the rest is dropped (finish() reports it): the report is not held in memory instead
+  if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+  *pptr() = traits_type::to_char_type(c);
+  pbump(1);
+  return c;
+}
+
+int StandardOutputBuffer::sync() {
+  return drain() ? 0 : -1;
+}
+
+std::string StandardOutputBuffer::finish() {
+  drain();
+  return error_;
+}
+
 std::string write_output_file(const std::string& path, std::string_view text) {
   std::signal(SIGPIPE, SIG_IGN);
   struct stat st {};
@@ -57,7 +89,8 @@ std::string write_output_file(const std::string& path, std::string_view text) {
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   std::string tmpl = (dir / ("." + target.filename().string() + ".launchlint-XXXXXX")).string();
   const int fd = ::mkstemp(tmpl.data());
-  if (fd < 0) return "cannot write " + path + ": cannot create a temporary file in " + dir.string() + ": " + errno_text();
+  if (fd < 0)
+    return "cannot write " + path + ": cannot create a temporary file in " + dir.string() + ": " + errno_text();
   // mkstemp creates 0600; a report gets the mode of the file it replaces, or 0666 less the umask.
   mode_t mode = 0;
   if (exists) {

@@ -25,17 +25,20 @@ inline constexpr int kJsonVersion = 1;
 
 struct ReportInput {
   const std::vector<rule::Diagnostic>* diagnostics = nullptr;  ///< sorted; suppressed ones only with --show-suppressed
-  const rule::RuleTable* rules = nullptr;                       ///< every rule (SARIF rules[] lists all of them)
-  const source::SourceMap* sources = nullptr;                   ///< by Diagnostic::path, for snippets
-  std::string srcroot;     ///< absolute directory, ending in '/', that relative paths are relative to (SARIF %SRCROOT%)
-  bool color = false;      ///< ANSI colour (text)
-  std::string docs_url;    ///< where the rule pages are published ("" when not configured: no links are written)
+  const rule::RuleTable* rules = nullptr;                      ///< every rule (SARIF rules[] lists all of them)
+  const source::SourceMap* sources = nullptr;                  ///< by Diagnostic::path, for snippets
+  std::string srcroot;   ///< absolute directory, ending in '/', that relative paths are relative to (SARIF %SRCROOT%)
+  bool color = false;    ///< ANSI colour (text)
+  std::string docs_url;  ///< where the rule pages are published ("" when not configured: no links are written)
   std::size_t files_checked = 0;
   /// Threads the text report renders its findings on (0: all cores); the output does not depend on it.
   unsigned jobs = 1;
+  /// Text and concise end with the summary line ("Found N problems"); `-q` leaves it out.
+  bool summary = true;
 };
 
-/// Writes the diagnostics in `format`. Text and concise end with a summary line ("Found N problems" / "All checks passed!").
+/// Writes the diagnostics in `format`. Text and concise end with a summary line ("Found N problems" / "All checks
+/// passed!").
 void write(Format format, std::ostream& out, const ReportInput& in);
 
 void write_text(std::ostream& out, const ReportInput& in);

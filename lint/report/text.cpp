@@ -112,7 +112,9 @@ void write_snippet(std::ostream& out, const Painter& p, const source::SourceFile
   if (shown_last < last) out << pad << ' ' << bar << ' ' << p.paint(kDim, "...") << '\n';
 }
 
-void write_summary(std::ostream& out, const Painter& p, const detail::Counts& counts, bool any_printed) {
+void write_summary(std::ostream& out, const Painter& p, const detail::Counts& counts, bool any_printed,
+                   const ReportInput& in) {
+  if (!in.summary) return;
   if (any_printed) out << '\n';
   out << p.paint(kBold, detail::summary_line(counts)) << '\n';
 }
@@ -162,7 +164,7 @@ void write_text(std::ostream& out, const ReportInput& in) {
       for (const auto& rel : diagnostics[i].related) detail::release_source(in, rel.path);
     }
   }
-  write_summary(out, p, detail::count(diagnostics), !diagnostics.empty());
+  write_summary(out, p, detail::count(diagnostics), !diagnostics.empty(), in);
 }
 
 void write_concise(std::ostream& out, const ReportInput& in) {
@@ -173,7 +175,7 @@ void write_concise(std::ostream& out, const ReportInput& in) {
     std::replace(line.begin(), line.end(), '\n', ' ');
     out << line << '\n';
   }
-  write_summary(out, p, detail::count(diagnostics), !diagnostics.empty());
+  write_summary(out, p, detail::count(diagnostics), !diagnostics.empty(), in);
 }
 
 }  // namespace lint::report

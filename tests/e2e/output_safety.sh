@@ -16,6 +16,17 @@ cp fsdp.yaml original.yaml
 
 "$bin" --isolated -o /dev/full fsdp.yaml 2>/dev/null; expect_rc "-o /dev/full" 2 $?
 "$bin" --isolated fsdp.yaml >/dev/full 2>/dev/null; expect_rc "standard output on /dev/full" 2 $?
+# Standard output is written as the report is rendered (64 KiB at a time): a report of many findings written to a
+# full device or a pipe closed early still exits 2, and a whole one arrives byte for byte as a file would hold it.
+mkdir many
+for i in $(seq 1 400); do cp fsdp.yaml "many/f$i.yaml"; done
+"$bin" --isolated --no-cache many >/dev/full 2>/dev/null; expect_rc "a long report on /dev/full" 2 $?
+"$bin" --isolated --no-cache many 2>/dev/null | head -c 100 >/dev/null; expect_rc "a long report to a pipe closed early" 2 "${PIPESTATUS[0]}"
+"$bin" --isolated --no-cache many >many.stdout 2>/dev/null
+"$bin" --isolated --no-cache -o many.file many 2>/dev/null
+if [ "$(wc -c <many.stdout)" -gt 131072 ] && cmp -s many.stdout many.file; then echo "ok   a long report on standard output is whole"
+else echo "FAIL a long report on standard output differs from the file"; fail=1; fi
+rm -rf many many.stdout many.file
 "$bin" --isolated -o fsdp.yaml fsdp.yaml 2>/dev/null; expect_rc "-o naming the linted file" 2 $?
 cmp -s fsdp.yaml original.yaml && echo "ok   the input is untouched" || { echo "FAIL the input was overwritten"; fail=1; }
 ln -s fsdp.yaml link.yaml
