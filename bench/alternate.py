@@ -46,6 +46,13 @@ def main():
     for k, v in user.items():
         print(f"{k:<7} user s {' '.join(f'{x:.2f}' for x in v)}  median {med[k]:.3f}")
     print(f"before / anchor {med['before'] / med['anchor']:.2f}x, after / anchor {med['after'] / med['anchor']:.2f}x")
+    # On a machine whose speed drifts between rounds (a shared host, frequency changes), the ratio within each round
+    # (the three ran back to back) is steadier than a ratio of medians taken over different rounds; the minimum is
+    # each program's run with the least interference.
+    for k in ("before", "after"):
+        per_round = [x / a for x, a in zip(user[k], user["anchor"])]
+        print(f"{k} / anchor within each round: median {statistics.median(per_round):.2f}x "
+              f"(from {min(per_round):.2f}x to {max(per_round):.2f}x); fastest / fastest {min(user[k]) / min(user['anchor']):.2f}x")
 
 
 if __name__ == "__main__":
