@@ -99,7 +99,8 @@ TEST_CASE("packed Python facts unpack to the same facts, on every Python file of
   std::size_t files = 0;
   std::size_t calls = 0;
   for (const char* tree : {"fixtures", "tests/realworld", "examples"}) {
-    for (const auto& e : std::filesystem::recursive_directory_iterator(tree)) {
+    for (const auto& e :
+         std::filesystem::recursive_directory_iterator(std::filesystem::path(LAUNCHLINT_SOURCE_DIR) / tree)) {
       if (!e.is_regular_file() || e.path().extension() != ".py") continue;
       const PythonFacts facts = facts_of(read(e.path()));
       const std::string packed = lint::model::pack_python_facts(facts);
