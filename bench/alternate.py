@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """User CPU of two launchlint builds and the tree-sitter anchor on the same Python files, run alternately.
 
-    bench/alternate.py BEFORE AFTER [--repeats N] [--work DIR] [--build DIR]
+    bench/alternate.py BEFORE AFTER [--repeats N] [--work DIR] [--build DIR] [--cpu N]
 
 Every `.py` of the `mono 1` workload is named on the command line (bench/run must have generated it under
 $LAUNCHLINT_BENCH_WORK, default /tmp/launchlint-bench, with its Python mirror `mono1-py`). Alternating BEFORE,
@@ -23,6 +23,8 @@ def main():
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--work", default=os.environ.get("LAUNCHLINT_BENCH_WORK", "/tmp/launchlint-bench"))
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--cpu", help="pin all three to this CPU (taskset -c): a machine whose cores run at different "
+                                  "clocks otherwise moves the runs between them")
     args = ap.parse_args()
     files = []
     for d, dirs, names in os.walk(os.path.join(args.work, "mono1-py")):
@@ -34,6 +36,8 @@ def main():
     flags = ["-q", "--isolated", "--no-cache", "--jobs", "1"]
     cmds = {"before": [args.before, *flags, *files], "after": [args.after, *flags, *files],
             "anchor": [os.path.join(args.build, "bench", "bench_ts_parse"), listing]}
+    if args.cpu is not None:
+        cmds = {k: ["taskset", "-c", args.cpu, *v] for k, v in cmds.items()}
     user = {k: [] for k in cmds}
     for _ in range(args.repeats):
         for k, cmd in cmds.items():
