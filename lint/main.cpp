@@ -457,6 +457,7 @@ int refuse_overwriting_inputs(const std::vector<std::pair<Format, std::string>>&
                               const lint::driver::RunResult& result) {
   std::vector<std::string> inputs;
   for (const auto& [path, source] : result.sources) inputs.emplace_back(path);
+  for (std::size_t i = 0; i < result.quiet.size(); ++i) inputs.emplace_back(result.quiet[i]);
   for (const auto& [format, path] : outputs) {
     if (path.empty()) continue;
     if (const std::string input = lint::report::overwritten_input(path, inputs); !input.empty()) {

@@ -23,6 +23,13 @@ DocumentSet::DocumentSet(std::vector<std::unique_ptr<model::Document>>& document
                    [](const model::Document* a, const model::Document* b) { return a->path() < b->path(); });
 }
 
+DocumentSet::DocumentSet(std::vector<std::unique_ptr<model::Document>>& documents, Loader load,
+                         const source::PathList* quiet, Loader revive)
+    : DocumentSet(documents, std::move(load)) {
+  quiet_ = quiet;
+  revive_ = std::move(revive);
+}
+
 model::Document* DocumentSet::find(std::string_view path) const {
   const auto restore = [this](model::Document* d) {
     // A streaming run keeps scripts' facts packed (lint/model/python_pack.hpp): binding reads them unpacked.
@@ -34,8 +41,14 @@ model::Document* DocumentSet::find(std::string_view path) const {
   if (const auto it = loaded_.find(path); it != loaded_.end()) return restore(it->second);
   const auto after = std::upper_bound(by_path_.begin(), by_path_.end(), path,
                                       [](std::string_view p, const model::Document* d) { return p < d->path(); });
-  if (after == by_path_.begin() || (*std::prev(after))->path() != path) return nullptr;
-  return restore(*std::prev(after));
+  if (after != by_path_.begin() && (*std::prev(after))->path() == path) return restore(*std::prev(after));
+  if (quiet_ == nullptr || !revive_ || !quiet_->index_of(path)) return nullptr;
+  // A file of the run kept as its path alone: read again as it was read, and a document of the run from now on.
+  std::string p(path);
+  documents_.push_back(revive_(p));
+  model::Document* d = documents_.back().get();
+  loaded_.emplace(std::move(p), d);
+  return d;
 }
 
 namespace {

@@ -17,6 +17,7 @@
 #include "lint/model/document.hpp"
 #include "lint/model/resolve.hpp"
 #include "lint/parse/shell_reader.hpp"
+#include "lint/source/path_list.hpp"
 
 namespace lint::bind {
 
@@ -25,6 +26,11 @@ class DocumentSet {
  public:
   using Loader = std::function<std::unique_ptr<model::Document>(const std::string& path)>;
   DocumentSet(std::vector<std::unique_ptr<model::Document>>& documents, Loader load);
+  /// The same, with the files of the run kept as a path alone (`quiet`: a streaming run's files that nothing but a
+  /// launch could need) and the loader that reads one of them again, as it was read, when a lookup names it: it is
+  /// then a document of the run like the others (added to `documents`).
+  DocumentSet(std::vector<std::unique_ptr<model::Document>>& documents, Loader load, const source::PathList* quiet,
+              Loader revive);
 
   /// The first candidate that is a document of the run, else the first that is a regular file on disk (loaded and
   /// added to the run); nullptr when none is, or when the file could not be read. A Python file of the run that
@@ -50,12 +56,16 @@ class DocumentSet {
 
   std::vector<std::unique_ptr<model::Document>>& documents_;
   Loader load_;
+  const source::PathList* quiet_ = nullptr;
+  Loader revive_;
   /// The documents the set was made with, sorted by path (stably: the last of a path wins). No key is stored: a
   /// document's own path is compared, so a run of many files holds one pointer each, and parse_in_place (which
   /// replaces a document's source) keeps its place.
   std::vector<model::Document*> by_path_;
   /// The documents loaded since (a launch names them), by path.
-  std::map<std::string, model::Document*, std::less<>> loaded_;
+  /// The documents loaded since (a launch names them, or a quiet file read again), by path. Lookups run on one
+  /// thread; a const lookup may read a quiet file again.
+  mutable std::map<std::string, model::Document*, std::less<>> loaded_;
   /// Documents a lookup unpacked (take_restored). Lookups run on one thread.
   mutable std::vector<model::Document*> restored_;
 };

@@ -367,18 +367,28 @@ RunResult run_cached(const rule::RuleTable& rules, const RunOptions& options, co
     state_of.emplace(path, std::move(state));
   }
   // Documents loaded beyond the discovered ones (a launch's files) are noted by the binder; any left are added.
-  meta.documents.reserve(result.documents.size());
-  for (const auto& d : result.documents) {
-    auto it = state_of.find(d->path());
+  const auto state_for = [&](const std::string& path) -> const std::string& {
+    auto it = state_of.find(path);
     if (it == state_of.end()) {
-      std::string state = dependency_state(d->path(), roots);
-      meta.depends_on.push_back({d->path(), state});
-      it = state_of.emplace(d->path(), std::move(state)).first;
+      std::string state = dependency_state(path, roots);
+      meta.depends_on.push_back({path, state});
+      it = state_of.emplace(path, std::move(state)).first;
     }
+    return it->second;
+  };
+  meta.documents.reserve(result.documents.size() + result.quiet.size());
+  for (const auto& d : result.documents) {
+    const std::string& state = state_for(d->path());
     // A report quotes what the run read: a document whose text was read (its state is its content's hash).
     meta.documents.push_back({d->path(), static_cast<int>(d->kind),
                               d->read_error ? std::optional<std::string>(*d->read_error) : std::nullopt,
-                              !d->outside_project && is_content_hash(it->second)});
+                              !d->outside_project && is_content_hash(state)});
+  }
+  // Files kept as their path alone (RunResult::quiet): read, launchlint does not know them, nothing found.
+  for (std::size_t i = 0; i < result.quiet.size(); ++i) {
+    const std::string path(result.quiet[i]);
+    const bool quotable = is_content_hash(state_for(path));
+    meta.documents.push_back({path, static_cast<int>(model::DocKind::Unknown), std::nullopt, quotable});
   }
   const std::string payload_text = cache_entry::encode(meta, result.diagnostics);
   const std::string entry = entry_header(key, sha256_hex(payload_text)) + payload_text;

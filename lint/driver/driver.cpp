@@ -451,25 +451,37 @@ std::vector<const model::Document*> inputs_of(const model::BoundInputs& in) {
 /// content; each launch with one of them in its documents is handed to `check` with it.
 template <typename Check>
 std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::Document>>& documents,
-                                            const RunOptions& options, const std::vector<fs::path>& roots,
-                                            unsigned jobs, std::set<const model::Document*>& changed, Check check) {
-  bind::DocumentSet docs(documents, [&roots, &options](const std::string& path) {
-    if (!inside_project(path, roots)) {
-      // Never read: a launch script in an untrusted change could point at a secret anywhere on the machine.
-      auto doc = std::make_unique<model::Document>();
-      doc->source = std::make_shared<source::SourceFile>(path, "");
-      std::error_code ec;
-      doc->read_error = "the launch refers to " + fs::weakly_canonical(fs::absolute(path, ec), ec).string() +
-                        ", outside the project being linted (pass --allow-outside PATH to read it)";
-      doc->outside_project = true;
-      doc->explicitly_named = true;
-      return doc;
-    }
+                                            const source::PathList& quiet, const RunOptions& options,
+                                            const std::vector<fs::path>& roots, unsigned jobs,
+                                            std::set<const model::Document*>& changed, Check check) {
+  // A quiet file a command names is read again as the walk read it (not as a named file: its kind and whether it
+  // is parsed are what they were), its text given back as the others'.
+  const auto revive = [&options](const std::string& path) {
     bool from_disk = false;
-    std::unique_ptr<model::Document> doc = read_document(path, true, options.overlay, &from_disk);
-    if (from_disk) doc->source->release(kMaxFileBytes);  // as a document of the run (streaming), read again on use
+    std::unique_ptr<model::Document> doc = read_document(path, false, options.overlay, &from_disk);
+    if (from_disk) doc->source->release(kMaxFileBytes);
     return doc;
-  });
+  };
+  bind::DocumentSet docs(
+      documents,
+      [&roots, &options](const std::string& path) {
+        if (!inside_project(path, roots)) {
+          // Never read: a launch script in an untrusted change could point at a secret anywhere on the machine.
+          auto doc = std::make_unique<model::Document>();
+          doc->source = std::make_shared<source::SourceFile>(path, "");
+          std::error_code ec;
+          doc->read_error = "the launch refers to " + fs::weakly_canonical(fs::absolute(path, ec), ec).string() +
+                            ", outside the project being linted (pass --allow-outside PATH to read it)";
+          doc->outside_project = true;
+          doc->explicitly_named = true;
+          return doc;
+        }
+        bool from_disk = false;
+        std::unique_ptr<model::Document> doc = read_document(path, true, options.overlay, &from_disk);
+        if (from_disk) doc->source->release(kMaxFileBytes);  // as a document of the run (streaming), read again on use
+        return doc;
+      },
+      &quiet, revive);
   const std::size_t batch = std::max<std::size_t>(64, std::size_t{16} * jobs);
   std::vector<model::Launch> kept_alone;
   std::vector<model::Launch> kept_bound;
@@ -810,6 +822,7 @@ RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
   // the run plus what the threads hold, not every file's text and tree.
   std::vector<std::vector<rule::Diagnostic>> per_doc;
   std::vector<std::vector<rule::Suppression>> comments;
+  std::vector<char> quiet;  // per document: kept as its path alone (RunResult::quiet)
   // A run that does not keep its launches also gives back the tree of a launch config, keeping what binding reads
   // (release_config); each batch of launches reads the trees of its files again and gives them back once checked.
   bool loading = true;
@@ -828,14 +841,48 @@ RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
     if (loading && !options.keep_launches) {
       release_config(d);
       model::release_python(d);
+      // A file that gave nothing (launchlint does not know it: no finding, no suppression comment, no error, nothing
+      // kept) is kept as its path alone; the binder reads it again if a command names it.
+      quiet[i] = d.kind == model::DocKind::Unknown && !d.read_error && !d.explicitly_named && !d.outside_project &&
+                         !d.report_parse_errors && per_doc[i].empty() && comments[i].empty() && !d.python &&
+                         !d.packed_python && d.launch_commands.empty() && d.shell_errors.empty() && !d.config.held()
+                     ? 1
+                     : 0;
     }
     if (from_disk) d.source->release(kMaxFileBytes);
   };
   const auto prepare = [&](std::size_t n) {  // before loading: the finishing step writes by index
     per_doc.resize(n);
     comments.resize(n);
+    quiet.resize(n, 0);
   };
   result.documents = load_documents(options, jobs, prepare, finish);  // 1. discover, load, per-file rules
+  {
+    // The quiet files leave the run's documents (their Document and SourceFile given back), in order.
+    std::vector<std::string> quiet_paths;
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < result.documents.size(); ++i) {
+      if (quiet[i] != 0) {
+        quiet_paths.push_back(result.documents[i]->path());
+        result.documents[i].reset();
+        continue;
+      }
+      if (kept != i) {
+        result.documents[kept] = std::move(result.documents[i]);
+        per_doc[kept] = std::move(per_doc[i]);
+        comments[kept] = std::move(comments[i]);
+      }
+      ++kept;
+    }
+    result.documents.resize(kept);
+    result.documents.shrink_to_fit();
+    per_doc.resize(kept);
+    per_doc.shrink_to_fit();
+    comments.resize(kept);
+    comments.shrink_to_fit();
+    quiet = {};
+    result.quiet = source::PathList(std::move(quiet_paths));
+  }
   std::map<std::pair<bool, std::size_t>, std::vector<rule::Diagnostic>> found_by_launch;
   std::mutex found_mutex;
   std::set<const model::Document*> changed;  // written between batches, read while one is checked
@@ -853,14 +900,33 @@ RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
     found_by_launch[order] = std::move(found);
   };
   loading = false;
-  result.launches =
-      bind_and_resolve(result.documents, options, roots, jobs, changed, check);  // 2. bind, resolve, launch rules
-  // Files a launch named outside the linted paths were loaded while binding: finish them too.
+  result.launches = bind_and_resolve(result.documents, result.quiet, options, roots, jobs, changed,
+                                     check);  // 2. bind, resolve, launch rules
+  // Files a launch named outside the linted paths, and quiet files a command named, were loaded while binding:
+  // finish them too. A quiet file read again is one of the documents now, and leaves the quiet list.
   const std::size_t loaded = per_doc.size();
   per_doc.resize(result.documents.size());
   comments.resize(result.documents.size());
-  for (std::size_t i = loaded; i < result.documents.size(); ++i) finish(i, *result.documents[i], false);
-  result.files_checked = result.documents.size();
+  std::vector<char> revived(result.quiet.size(), 0);
+  std::size_t n_revived = 0;
+  for (std::size_t i = loaded; i < result.documents.size(); ++i) {
+    // A quiet file's per-file rules ran when it was first read (and found nothing): not again, though binding may
+    // have parsed it since (a launched script the pre-filter left unparsed), as a document of the run never is.
+    if (const auto k = result.quiet.index_of(result.documents[i]->path()); k && revived[*k] == 0) {
+      revived[*k] = 1;
+      ++n_revived;
+      continue;
+    }
+    finish(i, *result.documents[i], false);
+  }
+  if (n_revived != 0) {
+    std::vector<std::string> still;
+    for (std::size_t k = 0; k < result.quiet.size(); ++k) {
+      if (revived[k] == 0) still.emplace_back(result.quiet[k]);
+    }
+    result.quiet = source::PathList(std::move(still));
+  }
+  result.files_checked = result.documents.size() + result.quiet.size();
   for (const auto& d : result.documents) source::put_source(result.sources, d->source);
 
   std::vector<std::vector<rule::Diagnostic>> per_launch;

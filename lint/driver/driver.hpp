@@ -15,6 +15,7 @@
 #include "lint/model/versions.hpp"
 #include "lint/rule/diagnostic.hpp"
 #include "lint/rule/rule.hpp"
+#include "lint/source/path_list.hpp"
 
 namespace lint::driver {
 
@@ -69,6 +70,9 @@ struct RunResult {
   std::vector<std::unique_ptr<model::Document>> documents;
   std::vector<model::Launch> launches;  ///< each file alone, then bound launches (if keep_launches)
   source::SourceMap sources;            ///< every document's source, by path
+  /// A run that streams its launches keeps a file that gave nothing and that no launch read as its path alone (a
+  /// file launchlint does not know: no finding, no suppression comment, no error): it was checked, and is counted.
+  source::PathList quiet;
   std::size_t files_checked = 0;
   model::TargetVersions versions;  ///< the versions the rules assumed, with where each came from
 };

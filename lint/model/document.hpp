@@ -41,6 +41,8 @@ class ConfigBox {
   }
   [[nodiscard]] const parse::ConfigDocument& operator*() const { return box_ ? *box_ : empty(); }
   [[nodiscard]] const parse::ConfigDocument* operator->() const { return &**this; }
+  /// Whether a document is held (none for a file that is no config, or whose ConfigDocument was given back).
+  [[nodiscard]] bool held() const { return box_ != nullptr; }
   /// The document, for writing (allocated on first use).
   parse::ConfigDocument& edit() {
     if (!box_) box_ = std::make_unique<parse::ConfigDocument>();

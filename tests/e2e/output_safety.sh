@@ -31,6 +31,14 @@ rm -rf many many.stdout many.file
 cmp -s fsdp.yaml original.yaml && echo "ok   the input is untouched" || { echo "FAIL the input was overwritten"; fail=1; }
 ln -s fsdp.yaml link.yaml
 "$bin" --isolated -o link.yaml . 2>/dev/null; expect_rc "-o naming a linted file through a link" 2 $?
+# A linted file launchlint does not know (kept as its path alone by a streaming run, RunResult::quiet) is an input
+# too, with or without the result cache.
+printf 'rows: [1]\n' > data.yaml
+"$bin" --isolated --no-cache -o data.yaml . 2>/dev/null; expect_rc "-o naming a linted file launchlint does not know" 2 $?
+"$bin" --isolated -o data.yaml . 2>/dev/null; "$bin" --isolated -o data.yaml . 2>/dev/null
+expect_rc "the same, from the result cache" 2 $?
+[ "$(cat data.yaml)" = "rows: [1]" ] && echo "ok   that input is untouched" || { echo "FAIL data.yaml was overwritten"; fail=1; }
+rm -rf data.yaml .launchlint_cache
 mkdir out.d
 "$bin" --isolated -o out.d fsdp.yaml 2>/dev/null; expect_rc "-o naming a directory" 2 $?
 "$bin" --isolated -o /dev/null fsdp.yaml; expect_rc "-o /dev/null" 1 $?

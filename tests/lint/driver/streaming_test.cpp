@@ -3,6 +3,7 @@
 // of its text) for the batch of launches that uses it.
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -106,4 +107,56 @@ TEST_CASE("launches streamed give the findings of launches kept", "[driver][stre
       CHECK_FALSE(kept.empty());
     }
   }
+}
+
+TEST_CASE("a file that gave nothing is kept as its path alone, and read again when a command names it",
+          "[driver][streaming]") {
+  const fs::path dir = fs::temp_directory_path() / ("launchlint-quiet-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const auto write = [&](const char* name, const char* text) { std::ofstream(dir / name, std::ios::binary) << text; };
+  write("data.yaml", "rows:\n  - 1\n");                     // a YAML launchlint does not know
+  write("model.py", "import torch\nx = torch.zeros(3)\n");  // Python the pre-filter leaves unparsed
+  write("train.py", "print('hi')\n");                       // the same, but a launch runs it
+  write("acc.yaml", "distributed_type: FSDP\nnum_processes: 2\nfsdp_config:\n  fsdp_sharding_strategy: FULL_SHARD\n");
+  write("launch.sh", "accelerate launch --config_file acc.yaml train.py\n");
+  lint::driver::RunOptions opts;
+  opts.paths = {dir.generic_string()};
+  opts.jobs = 1;
+  opts.keep_launches = true;
+  const lint::driver::RunResult kept = lint::driver::run(lint::rules::rule_table(), opts);
+  opts.keep_launches = false;
+  const lint::driver::RunResult streamed = lint::driver::run(lint::rules::rule_table(), opts);
+  CHECK(kept.quiet.empty());
+  std::vector<std::string> quiet;
+  for (std::size_t i = 0; i < streamed.quiet.size(); ++i)
+    quiet.push_back(fs::path(streamed.quiet[i]).filename().string());
+  // train.py was read again for its launch (and parsed): a document of the run like the launch's other files.
+  CHECK(quiet == std::vector<std::string>{"data.yaml", "model.py"});
+  const auto has = [](const lint::driver::RunResult& r, const char* name) {
+    return std::any_of(r.documents.begin(), r.documents.end(),
+                       [&](const auto& d) { return fs::path(d->path()).filename() == name; });
+  };
+  CHECK(has(streamed, "train.py"));
+  CHECK_FALSE(has(streamed, "data.yaml"));
+  CHECK(streamed.files_checked == kept.files_checked);
+  CHECK(streamed.files_checked == 5);
+  CHECK(rendered(streamed) == rendered(kept));
+  CHECK_FALSE(rendered(streamed).empty());
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a path list is sorted, holds each path once and finds each", "[driver][streaming]") {
+  const lint::source::PathList list({"b/x.yaml", "a.py", "b/x.yaml", "a/b.py", ""});
+  REQUIRE(list.size() == 4);
+  CHECK(list[0].empty());
+  CHECK(list[1] == "a.py");
+  CHECK(list[2] == "a/b.py");
+  CHECK(list[3] == "b/x.yaml");
+  CHECK(list.index_of("a/b.py") == std::optional<std::size_t>(2));
+  CHECK(list.index_of("b/x.yaml") == std::optional<std::size_t>(3));
+  CHECK(list.index_of("") == std::optional<std::size_t>(0));
+  CHECK_FALSE(list.index_of("a"));
+  CHECK_FALSE(list.index_of("c"));
+  CHECK_FALSE(lint::source::PathList().index_of("a"));
 }
