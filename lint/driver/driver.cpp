@@ -606,34 +606,28 @@ std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::D
   }
   // A training script linted without a launch command that names its DeepSpeed JSON itself
   // (`DeepSpeedStrategy(config="ds.json")`, `TrainingArguments(deepspeed="ds.json")`, `deepspeed.initialize(config=)`):
-  // the JSON is part of that script's launch. Found here, one thread, since it may load the JSON.
-  std::map<const model::Document*, const model::Document*> named_json;
-  for (const model::Document* d : alone) {
-    if (d->kind != model::DocKind::PythonScript || !(d->python || d->packed_python)) continue;
-    // A streaming run's facts are packed: unpacked for this look and given back (its batch unpacks them again).
-    auto* doc = const_cast<model::Document*>(d);
-    const bool packed = !doc->python;
-    model::restore_python(*doc);
-    const std::vector<std::string> c = bind::named_deepspeed_candidates(*d, *d);
-    if (packed) model::release_python(*doc);
-    if (c.empty()) continue;
-    if (const model::Document* j = docs.find_or_load(c); j != nullptr && j->kind == model::DocKind::DeepSpeedConfig)
-      named_json[d] = j;
-    give_back_restored();
-  }
+  // the JSON is part of that script's launch. Looked for in each batch once its facts are unpacked (one thread, in
+  // the files' order, since it may load the JSON), so a streaming run unpacks each script once.
   for (std::size_t from = 0; from < alone.size(); from += batch) {
     const std::size_t n = std::min(batch, alone.size() - from);
     std::vector<model::Launch> launches(n);
     std::vector<const model::Document*> wanted(alone.begin() + static_cast<std::ptrdiff_t>(from),
                                                alone.begin() + static_cast<std::ptrdiff_t>(from + n));
-    for (std::size_t i = 0; i < n; ++i) {
-      if (auto it = named_json.find(alone[from + i]); it != named_json.end()) wanted.push_back(it->second);
-    }
     hold(wanted);
+    std::vector<const model::Document*> named_json(n, nullptr);
+    for (std::size_t i = 0; i < n; ++i) {
+      const model::Document* d = alone[from + i];
+      if (d->kind != model::DocKind::PythonScript || !d->python) continue;
+      const std::vector<std::string> c = bind::named_deepspeed_candidates(*d, *d);
+      if (c.empty()) continue;
+      if (const model::Document* j = docs.find_or_load(c); j != nullptr && j->kind == model::DocKind::DeepSpeedConfig)
+        named_json[i] = j;
+      give_back_restored();
+    }
+    hold(named_json);
     parallel_for(n, jobs, [&](std::size_t i) {
       launches[i] = model::resolve_file(*alone[from + i]);
-      if (auto it = named_json.find(alone[from + i]); it != named_json.end())
-        launches[i].documents.push_back(it->second);
+      if (named_json[i] != nullptr) launches[i].documents.push_back(named_json[i]);
       note_changed(launches[i], {alone[from + i]});
     });
     resolve_and_check(launches, kept_alone);
