@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """User CPU of two launchlint builds and the tree-sitter anchor on the same Python files, run alternately.
 
-    bench/alternate.py BEFORE AFTER [--repeats N] [--work DIR] [--build DIR] [--cpu N]
+    bench/alternate.py BEFORE AFTER [--repeats N] [--work DIR] [--build DIR] [--cpu N] [--anchor-jemalloc]
 
 Every `.py` of the `mono 1` workload is named on the command line (bench/run must have generated it under
 $LAUNCHLINT_BENCH_WORK, default /tmp/launchlint-bench, with its Python mirror `mono1-py`). Alternating BEFORE,
@@ -25,6 +25,9 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--cpu", help="pin all three to this CPU (taskset -c): a machine whose cores run at different "
                                   "clocks otherwise moves the runs between them")
+    ap.add_argument("--anchor-jemalloc", action="store_true",
+                    help="the anchor linked with jemalloc, the release's allocator (bench_ts_parse_jemalloc, built when "
+                         "LAUNCHLINT_JEMALLOC is on): like for like with a release build")
     args = ap.parse_args()
     files = []
     for d, dirs, names in os.walk(os.path.join(args.work, "mono1-py")):
@@ -35,7 +38,8 @@ def main():
         fh.write("".join(f + "\n" for f in files))
     flags = ["-q", "--isolated", "--no-cache", "--jobs", "1"]
     cmds = {"before": [args.before, *flags, *files], "after": [args.after, *flags, *files],
-            "anchor": [os.path.join(args.build, "bench", "bench_ts_parse"), listing]}
+            "anchor": [os.path.join(args.build, "bench", "bench_ts_parse_jemalloc" if args.anchor_jemalloc else "bench_ts_parse"),
+                       listing]}
     if args.cpu is not None:
         cmds = {k: ["taskset", "-c", args.cpu, *v] for k, v in cmds.items()}
     user = {k: [] for k in cmds}

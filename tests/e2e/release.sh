@@ -21,6 +21,10 @@ trap 'rm -rf "$tmp"' EXIT
 out=$(bash tools/check-portable "$dist/launchlint" 2>&1); rc=$?
 echo "$out"; ldd "$dist/launchlint"
 check "dist/launchlint needs only glibc" '[ $rc -eq 0 ]'
+# Its allocator is jemalloc, linked in (LAUNCHLINT_JEMALLOC): asked through its own environment variable, it
+# prints its statistics at exit; glibc's malloc ignores the variable.
+out=$(MALLOC_CONF=stats_print:true "$dist/launchlint" --version 2>&1)
+check "dist/launchlint allocates with jemalloc" 'grep -q "Begin jemalloc statistics" <<<"$out"'
 
 # 2. the wheel: a fresh venv, no index, the console entry point, the bundled example
 python3 -m venv "$tmp/venv" >/dev/null
