@@ -369,10 +369,12 @@ namespace {
 
 /// Discovers the files under the given paths (or takes stdin) and loads them in parallel; `finish(i, document,
 /// from_disk)` runs on each as soon as it is loaded, on the thread that loaded it (streaming: what a document
-/// holds only for its own sake is dropped there).
+/// holds only for its own sake is dropped there). When `finish` returns true the document is given back at once
+/// and its path kept, in order, in `quiet` (RunResult::quiet): a run of many files never holds every file's
+/// Document and SourceFile at the end of its walk.
 template <typename Prepare, typename Finish>
 std::vector<std::unique_ptr<model::Document>> load_documents(const RunOptions& options, unsigned jobs, Prepare prepare,
-                                                             Finish finish) {
+                                                             Finish finish, std::vector<std::string>& quiet) {
   std::vector<std::string> explicit_files;
   std::vector<std::string> files;
   if (!options.read_stdin)
@@ -383,11 +385,15 @@ std::vector<std::unique_ptr<model::Document>> load_documents(const RunOptions& o
   parallel_for(files.size(), jobs, [&](std::size_t i) {
     bool from_disk = false;
     documents[i] = read_document(files[i], explicit_set.count(files[i]) != 0, options.overlay, &from_disk);
-    finish(i, *documents[i], from_disk);
+    if (finish(i, *documents[i], from_disk)) documents[i].reset();  // its path is files[i]
   });
+  // Standard input is named explicitly: never quiet.
   if (options.read_stdin) {
     documents.back() = load_document(options.stdin_filename, options.stdin_text, true);
     finish(documents.size() - 1, *documents.back(), false);
+  }
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (!documents[i]) quiet.push_back(std::move(files[i]));
   }
   return documents;
 }
@@ -816,10 +822,10 @@ RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
   // the run plus what the threads hold, not every file's text and tree.
   std::vector<std::vector<rule::Diagnostic>> per_doc;
   std::vector<std::vector<rule::Suppression>> comments;
-  std::vector<char> quiet;  // per document: kept as its path alone (RunResult::quiet)
   // A run that does not keep its launches also gives back the tree of a launch config, keeping what binding reads
   // (release_config); each batch of launches reads the trees of its files again and gives them back once checked.
   bool loading = true;
+  // Returns true when the document gave nothing and is kept as its path alone (only while loading, streaming).
   const auto finish = [&](std::size_t i, model::Document& d, bool from_disk) {
     model::restore_python(d);  // a file a launch named, loaded while binding: its facts were packed since
     runner.check_document(d, per_doc[i]);
@@ -837,30 +843,26 @@ RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
       model::release_python(d);
       // A file that gave nothing (launchlint does not know it: no finding, no suppression comment, no error, nothing
       // kept) is kept as its path alone; the binder reads it again if a command names it.
-      quiet[i] = d.kind == model::DocKind::Unknown && !d.read_error && !d.explicitly_named && !d.outside_project &&
-                         !d.report_parse_errors && per_doc[i].empty() && comments[i].empty() && !d.python &&
-                         !d.packed_python && d.launch_commands.empty() && d.shell_errors.empty() && !d.config.held()
-                     ? 1
-                     : 0;
+      if (d.kind == model::DocKind::Unknown && !d.read_error && !d.explicitly_named && !d.outside_project &&
+          !d.report_parse_errors && per_doc[i].empty() && comments[i].empty() && !d.python && !d.packed_python &&
+          d.launch_commands.empty() && d.shell_errors.empty() && !d.config.held())
+        return true;
     }
     if (from_disk) d.source->release(kMaxFileBytes);
+    return false;
   };
   const auto prepare = [&](std::size_t n) {  // before loading: the finishing step writes by index
     per_doc.resize(n);
     comments.resize(n);
-    quiet.resize(n, 0);
   };
-  result.documents = load_documents(options, jobs, prepare, finish);  // 1. discover, load, per-file rules
+  std::vector<std::string> quiet_paths;
+  // 1. discover, load, per-file rules
+  result.documents = load_documents(options, jobs, prepare, finish, quiet_paths);
   {
-    // The quiet files leave the run's documents (their Document and SourceFile given back), in order.
-    std::vector<std::string> quiet_paths;
+    // The quiet files leave the run's documents (given back while loading), in order.
     std::size_t kept = 0;
     for (std::size_t i = 0; i < result.documents.size(); ++i) {
-      if (quiet[i] != 0) {
-        quiet_paths.push_back(result.documents[i]->path());
-        result.documents[i].reset();
-        continue;
-      }
+      if (!result.documents[i]) continue;
       if (kept != i) {
         result.documents[kept] = std::move(result.documents[i]);
         per_doc[kept] = std::move(per_doc[i]);
@@ -874,7 +876,6 @@ RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
     per_doc.shrink_to_fit();
     comments.resize(kept);
     comments.shrink_to_fit();
-    quiet = {};
     result.quiet = source::PathList(std::move(quiet_paths));
   }
   std::map<std::pair<bool, std::size_t>, std::vector<rule::Diagnostic>> found_by_launch;
