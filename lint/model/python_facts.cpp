@@ -1073,10 +1073,34 @@ class Extractor {
         const TSNode a = ts_node_named_child(st, 0);
         if (!is(a, g_.assignment) || ts_node_is_null(launchlint_child_by_field_id(a, f_type))) continue;
         const TSNode left = launchlint_child_by_field_id(a, g_.f_left);
-        if (is(left, g_.identifier)) c.fields.emplace_back(text(left));
+        if (!is(left, g_.identifier)) continue;
+        c.fields.emplace_back(text(left));
+        c.field_truths.push_back(default_truth(launchlint_child_by_field_id(a, g_.f_right)));
       }
     }
     classes_.push_back(std::move(c));
+  }
+
+  /// A field's default as a written truth value: `True` / `False`, or `field(default=True)` /
+  /// `dataclasses.field(default=False, ...)` as written (1 / 0); -1 for anything else or no default.
+  std::int8_t default_truth(TSNode right) const {
+    const auto truth = [this](TSNode v) -> std::int8_t {
+      if (is(v, g_.true_)) return 1;
+      if (is(v, g_.false_)) return 0;
+      return -1;
+    };
+    if (ts_node_is_null(right)) return -1;
+    if (!is(right, g_.call)) return truth(right);
+    const std::string_view callee = text(launchlint_child_by_field_id(right, g_.f_function));
+    if (callee != "field" && callee != "dataclasses.field") return -1;
+    const TSNode args = launchlint_child_by_field_id(right, g_.f_arguments);
+    if (ts_node_is_null(args)) return -1;
+    for (std::uint32_t i = 0; i < ts_node_named_child_count(args); ++i) {
+      const TSNode k = ts_node_named_child(args, i);
+      if (!is(k, g_.keyword_argument) || text(launchlint_child_by_field_id(k, g_.f_name)) != "default") continue;
+      return truth(launchlint_child_by_field_id(k, g_.f_value));
+    }
+    return -1;
   }
 
   void on_assignment(TSNode node, const Frame& f) {

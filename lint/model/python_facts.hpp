@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -56,7 +57,10 @@ struct PyClass {
   std::vector<std::string> bases;       ///< qualified through imports, else as written (`TrainingArguments`)
   std::vector<std::string> decorators;  ///< qualified names, arguments dropped (`dataclasses.dataclass`)
   std::vector<std::string> fields;      ///< annotated names of the class body, in order
-  source::Region region;                ///< the `class` line's name
+  /// For each of `fields`, its default when that is a truth value written out (`fp16: bool = True`,
+  /// `bf16: bool = field(default=False, ...)`, `dataclasses.field(default=True)`): 1 or 0; -1 for anything else.
+  std::vector<std::int8_t> field_truths;
+  source::Region region;  ///< the `class` line's name
 };
 
 struct PythonFacts {

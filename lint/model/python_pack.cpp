@@ -131,6 +131,9 @@ std::string pack_python_facts(const PythonFacts& facts) {
     put_strings(w, c.bases);
     put_strings(w, c.decorators);
     put_strings(w, c.fields);
+    for (std::size_t k = 0; k < c.fields.size(); ++k) {  // one per field: -1, 0, 1 stored as 0, 1, 2
+      w.u(k < c.field_truths.size() ? static_cast<unsigned>(c.field_truths[k] + 1) : 0U);
+    }
     put_region(w, c.region);
   }
   w.u(facts.attribute_assignments.size());
@@ -184,6 +187,8 @@ PythonFacts unpack_python_facts(std::string_view bytes) {
     c.bases = get_strings(r);
     c.decorators = get_strings(r);
     c.fields = get_strings(r);
+    c.field_truths.resize(c.fields.size());
+    for (std::int8_t& t : c.field_truths) t = static_cast<std::int8_t>(static_cast<int>(r.at_most(2, "truth")) - 1);
     c.region = get_region(r);
   }
   facts.attribute_assignments.resize(r.count());

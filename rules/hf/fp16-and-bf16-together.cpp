@@ -202,7 +202,7 @@ class Fp16AndBf16Together final : public rule::Rule {
               r.spelled = "--" + f->name + (f->value ? " " + f->value->text : "") + " (`" + value + "`)";
               return r;
             }
-            const std::optional<bool> d = field_default(py, text, own, field);
+            const std::optional<bool> d = field_default(own, field);
             if (!d) return r;
             r.on = *d;
             r.path = script.path();
@@ -251,67 +251,20 @@ class Fp16AndBf16Together final : public rule::Rule {
   }
 
   /// The default of `field` in one of `own` (`fp16: bool = field(default=True)` or `fp16: bool = True`), when it
-  /// is a literal truth value; nullopt otherwise.
-  static std::optional<bool> field_default(const model::PythonFacts& py, const std::string& text,
-                                           const std::vector<const model::PyClass*>& own, const std::string& field) {
-    // The class body that holds a line: the last class defined above it. The classes in line order, passed once
-    // as the lines are (linear in the file, however many classes and matching lines it has).
-    std::vector<const model::PyClass*> by_line;
-    for (const model::PyClass& c : py.classes) by_line.push_back(&c);
-    std::stable_sort(by_line.begin(), by_line.end(), [](const model::PyClass* x, const model::PyClass* y) {
-      return x->region.begin.line < y->region.begin.line;
-    });
-    std::size_t next_class = 0;
-    const model::PyClass* last = nullptr;
+  /// is a truth value written out (PyClass::field_truths); nullopt otherwise, or when more than one of `own`
+  /// annotates the field (or one annotates it twice).
+  static std::optional<bool> field_default(const std::vector<const model::PyClass*>& own, const std::string& field) {
     std::optional<bool> found;
     int seen = 0;
-    std::size_t at = 0;
-    std::size_t line_no = 0;
-    while (at < text.size()) {
-      ++line_no;
-      for (; next_class < by_line.size() && by_line[next_class]->region.begin.line < line_no; ++next_class) {
-        if (last == nullptr || by_line[next_class]->region.begin.line > last->region.begin.line)
-          last = by_line[next_class];
+    for (const model::PyClass* k : own) {
+      for (std::size_t i = 0; i < k->fields.size(); ++i) {
+        if (k->fields[i] != field) continue;
+        if (++seen > 1) return std::nullopt;
+        const std::int8_t t = i < k->field_truths.size() ? k->field_truths[i] : -1;
+        if (t < 0) return std::nullopt;
+        found = t == 1;
       }
-      std::size_t end = text.find('\n', at);
-      if (end == std::string::npos) end = text.size();
-      const std::string line = text.substr(at, end - at);
-      const auto b = line.find_first_not_of(" \t");
-      if (b != std::string::npos && b > 0 && line.compare(b, field.size(), field) == 0) {
-        std::size_t p = b + field.size();
-        while (p < line.size() && line[p] == ' ') ++p;
-        if (p < line.size() && line[p] == ':') {
-          if (last != nullptr && std::find(own.begin(), own.end(), last) != own.end()) {
-            if (++seen > 1) return std::nullopt;
-            const std::size_t eq = line.find('=', p);
-            if (eq == std::string::npos) return std::nullopt;
-            std::string rhs = line.substr(eq + 1);
-            const auto x = rhs.find_first_not_of(" \t");
-            rhs = x == std::string::npos ? std::string() : rhs.substr(x);
-            if (rhs.starts_with("True")) {
-              found = true;
-            } else if (rhs.starts_with("False")) {
-              found = false;
-            } else if (rhs.starts_with("field(") || rhs.starts_with("dataclasses.field(")) {
-              // `field(default=True, ...)` on the field's line (the facts keep no call nothing reads).
-              const std::size_t d = rhs.find("default=");
-              const bool plain = d != std::string::npos && (rhs[d - 1] == '(' || rhs[d - 1] == ' ');
-              if (!plain) return std::nullopt;
-              const std::string v = rhs.substr(d + 8);
-              if (v.starts_with("True") && (v.size() == 4 || v[4] == ',' || v[4] == ')' || v[4] == ' ')) {
-                found = true;
-              } else if (v.starts_with("False") && (v.size() == 5 || v[5] == ',' || v[5] == ')' || v[5] == ' ')) {
-                found = false;
-              } else {
-                return std::nullopt;
-              }
-            }
-          }
-        }
-      }
-      at = end + 1;
     }
-    if (seen != 1) return std::nullopt;
     return found;
   }
 };

@@ -62,7 +62,7 @@ bool same(const PythonFacts& a, const PythonFacts& b) {
     const auto& x = a.classes[i];
     const auto& y = b.classes[i];
     if (x.name != y.name || x.bases != y.bases || x.decorators != y.decorators || x.fields != y.fields ||
-        !same(x.region, y.region))
+        x.field_truths != y.field_truths || !same(x.region, y.region))
       return false;
   }
   for (std::size_t i = 0; i < a.attribute_assignments.size(); ++i) {
