@@ -45,7 +45,7 @@ void collect_script(const BoundInputs& in, Launch& l) {
   if (in.python == nullptr || !in.python->python) return;
   const PythonFacts& py = *in.python->python;
   collect_python(*in.python, py, l);
-  if (auto cls = trainer::parser_config_class(py))
+  if (auto cls = trainer::parser_config_class(py, in.python->source->text()))
     trainer::collect_cli(*in.script_doc, *in.command, *cls, in.trainer_fsdp_config, l);
 }
 

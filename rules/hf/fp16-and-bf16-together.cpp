@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lint/model/deepspeed_facts.hpp"
+#include "lint/model/trainer/trainer.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
@@ -143,7 +144,7 @@ class Fp16AndBf16Together final : public rule::Rule {
     const model::PyArg* types = parsers.front()->keyword("dataclass_types");
     if (types == nullptr) types = parsers.front()->positional(0);
     if (types == nullptr) return;
-    std::vector<std::string> classes = dataclass_names(arg_text(text, *types));
+    std::vector<std::string> classes = model::trainer::dataclass_names(model::trainer::argument_text(text, *types));
     if (classes.empty()) return;
     // Every named class must be a dataclass of this file: a class from elsewhere may define the same field.
     std::vector<const model::PyClass*> own;
@@ -172,7 +173,7 @@ class Fp16AndBf16Together final : public rule::Rule {
               return r;
             }
             // `name=<args>.<field>`: the field of the script's own dataclass.
-            const std::string value = arg_text(text, *a);
+            const std::string value = model::trainer::argument_text(text, *a);
             const std::size_t dot = value.find('.');
             if (dot == std::string::npos || dot == 0 || value.find('.', dot + 1) != std::string::npos) return r;
             const std::string field = value.substr(dot + 1);
@@ -214,40 +215,9 @@ class Fp16AndBf16Together final : public rule::Rule {
     }
   }
 
-  static std::string arg_text(const std::string& text, const model::PyArg& a) {
-    if (a.region.end_byte > text.size() || a.region.begin_byte >= a.region.end_byte) return {};
-    std::string t = text.substr(a.region.begin_byte, a.region.end_byte - a.region.begin_byte);
-    if (!a.name.empty()) t = t.substr(t.find('=') + 1);
-    const auto b = t.find_first_not_of(" \t\n\r\\");
-    const auto e = t.find_last_not_of(" \t\n\r\\");
-    return b == std::string::npos ? std::string() : t.substr(b, e - b + 1);
-  }
-
   static bool identifier(const std::string& s) {
     return !s.empty() && (std::isalpha(static_cast<unsigned char>(s[0])) != 0 || s[0] == '_') &&
            std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isalnum(c) != 0 || c == '_'; });
-  }
-
-  /// `X`, `(X, Y)`, `[X, Y]` as written; empty for anything else.
-  static std::vector<std::string> dataclass_names(std::string t) {
-    if (t.size() >= 2 && ((t.front() == '(' && t.back() == ')') || (t.front() == '[' && t.back() == ']')))
-      t = t.substr(1, t.size() - 2);
-    std::vector<std::string> out;
-    std::size_t b = 0;
-    while (b <= t.size()) {
-      std::size_t e = t.find(',', b);
-      if (e == std::string::npos) e = t.size();
-      std::string name = t.substr(b, e - b);
-      const auto x = name.find_first_not_of(" \t\n");
-      const auto y = name.find_last_not_of(" \t\n");
-      name = x == std::string::npos ? std::string() : name.substr(x, y - x + 1);
-      if (!name.empty()) {
-        if (!identifier(name)) return {};
-        out.push_back(name);
-      }
-      b = e + 1;
-    }
-    return out;
   }
 
   /// The default of `field` in one of `own` (`fp16: bool = field(default=True)` or `fp16: bool = True`), when it

@@ -1,5 +1,7 @@
 #include "lint/model/trainer/trainer.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <string_view>
 #include <vector>
 
@@ -10,7 +12,6 @@
 #include "lint/model/versions.hpp"
 
 namespace lint::model::trainer {
-
 
 /// TrainingArguments / TRL configs (transformers 5.17 `_process_fsdp_args`, training_args.py:2734-2896).
 /// One TrainingArguments-like call (a literal call in the script, or the script's command-line arguments turned
@@ -224,21 +225,80 @@ void collect_arguments(const Document& doc, const PythonFacts& py, Launch& l) {
   }
 }
 
-/// The TrainingArguments dataclass an HfArgumentParser / TrlParser in the script builds, if any.
-std::optional<std::string> parser_config_class(const PythonFacts& py) {
+std::string argument_text(std::string_view text, const PyArg& a) {
+  if (a.region.end_byte > text.size() || a.region.begin_byte >= a.region.end_byte) return {};
+  std::string t(text.substr(a.region.begin_byte, a.region.end_byte - a.region.begin_byte));
+  if (!a.name.empty()) t = t.substr(t.find('=') + 1);
+  const auto b = t.find_first_not_of(" \t\n\r\\");
+  const auto e = t.find_last_not_of(" \t\n\r\\");
+  return b == std::string::npos ? std::string() : t.substr(b, e - b + 1);
+}
+
+namespace {
+
+bool identifier(const std::string& s) {
+  return !s.empty() && (std::isalpha(static_cast<unsigned char>(s[0])) != 0 || s[0] == '_') &&
+         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isalnum(c) != 0 || c == '_'; });
+}
+
+}  // namespace
+
+std::vector<std::string> dataclass_names(std::string t) {
+  if (t.size() >= 2 && ((t.front() == '(' && t.back() == ')') || (t.front() == '[' && t.back() == ']')))
+    t = t.substr(1, t.size() - 2);
+  std::vector<std::string> out;
+  std::size_t b = 0;
+  while (b <= t.size()) {
+    std::size_t e = t.find(',', b);
+    if (e == std::string::npos) e = t.size();
+    std::string name = t.substr(b, e - b);
+    const auto x = name.find_first_not_of(" \t\n");
+    const auto y = name.find_last_not_of(" \t\n");
+    name = x == std::string::npos ? std::string() : name.substr(x, y - x + 1);
+    if (!name.empty()) {
+      if (!identifier(name)) return {};
+      out.push_back(name);
+    }
+    b = e + 1;
+  }
+  return out;
+}
+
+/// The TrainingArguments dataclass an HfArgumentParser / TrlParser in the script builds, if any. None when every
+/// class given to the parser is a dataclass of the script itself without bases (`HfArgumentParser(ScriptArguments)`):
+/// the command line then fills those fields, and the script builds its TrainingArguments itself (the literal call
+/// collect_arguments reads). A class from elsewhere, or not known, may derive from TrainingArguments: the parser is
+/// then taken to build one, TrainingArguments unless a TrainingArguments-like class is named.
+std::optional<std::string> parser_config_class(const PythonFacts& py, std::string_view text) {
   for (const PyCall& c : py.calls) {
     if (c.name != "HfArgumentParser" && c.name != "TrlParser") continue;
     std::string cls = "TrainingArguments";
+    const auto own_class = [&py](const std::string& name) {
+      int n = 0;
+      bool plain = false;
+      for (const PyClass& k : py.classes) {
+        if (k.name != name) continue;
+        ++n;
+        plain = k.bases.empty();
+      }
+      return n == 1 && plain;
+    };
+    const auto look = [&](const Value& x) {
+      if (x.kind == ValueKind::Object || x.kind == ValueKind::Enum || x.kind == ValueKind::String) {
+        const std::string name = x.kind == ValueKind::Enum ? x.text : x.text.substr(x.text.rfind('.') + 1);
+        if (is_arguments_class(name)) cls = name;
+      }
+    };
     for (const PyArg& a : c.args) {
-      const Value& v = a.value;
-      auto look = [&](const Value& x) {
-        if (x.kind == ValueKind::Object || x.kind == ValueKind::Enum || x.kind == ValueKind::String) {
-          const std::string name = x.kind == ValueKind::Enum ? x.text : x.text.substr(x.text.rfind('.') + 1);
-          if (is_arguments_class(name)) cls = name;
-        }
-      };
-      look(v);
-      for (const Value& it : v.items) look(it);
+      look(a.value);
+      for (const Value& it : a.value.items) look(it);
+    }
+    // The classes given, as written (a class of this file is no static value): each one a dataclass of the file.
+    const PyArg* types = c.keyword("dataclass_types");
+    if (types == nullptr) types = c.positional(0);
+    if (types != nullptr && !c.has_unresolved_unpacking) {
+      const std::vector<std::string> names = dataclass_names(argument_text(text, *types));
+      if (!names.empty() && std::all_of(names.begin(), names.end(), own_class)) return std::nullopt;
     }
     return cls;
   }

@@ -5,6 +5,8 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "lint/model/document.hpp"
 #include "lint/model/launch.hpp"
@@ -18,8 +20,17 @@ void collect_call(const Document& doc, const PyCall& c, Launch& l, const Documen
 /// Every TrainingArguments / TRL config call of a script.
 void collect_arguments(const Document& doc, const PythonFacts& py, Launch& l);
 
-/// The TrainingArguments dataclass an HfArgumentParser / TrlParser in the script builds, if any.
-std::optional<std::string> parser_config_class(const PythonFacts& py);
+/// The TrainingArguments dataclass an HfArgumentParser / TrlParser in the script builds, if any; none when the
+/// parser is given only dataclasses of the script without bases (`HfArgumentParser(ScriptArguments)`). `text`: the
+/// script's text, for the names of the classes given (a class of the file is no static value).
+std::optional<std::string> parser_config_class(const PythonFacts& py, std::string_view text);
+
+/// The text of an argument's value as written (`X` of `dataclass_types=X`), trimmed; empty when its region is not
+/// in `text`.
+std::string argument_text(std::string_view text, const PyArg& a);
+
+/// The class names of a parser's `dataclass_types` as written: `X`, `(X, Y)`, `[X, Y]`; empty for anything else.
+std::vector<std::string> dataclass_names(std::string t);
 
 /// The launch command's script arguments as the TrainingArguments call HfArgumentParser would build
 /// (`--fsdp_config x.json` read from `fsdp_config_doc` when bound).
