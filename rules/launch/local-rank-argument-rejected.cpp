@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "lint/model/trainer/trainer.hpp"
 #include "rules/launch/argparse_support.hpp"
 #include "rules/support.hpp"
 
@@ -62,31 +63,7 @@ std::optional<std::vector<std::string>> own_dataclass_fields(const model::Python
 /// The class names of `HfArgumentParser(X)` / `HfArgumentParser((X, Y))` / `[X, Y]`, as written; empty when the
 /// argument is anything else.
 std::vector<std::string> parser_classes(const std::string& text, const model::PyArg& a) {
-  if (a.region.end_byte > text.size() || a.region.begin_byte >= a.region.end_byte) return {};
-  std::string t = text.substr(a.region.begin_byte, a.region.end_byte - a.region.begin_byte);
-  if (!a.name.empty()) t = t.substr(t.find('=') + 1);
-  auto trim = [](std::string x) {
-    const auto b = x.find_first_not_of(" \t\n\r\\");
-    const auto e = x.find_last_not_of(" \t\n\r\\");
-    return b == std::string::npos ? std::string() : x.substr(b, e - b + 1);
-  };
-  t = trim(t);
-  if (t.size() >= 2 && ((t.front() == '(' && t.back() == ')') || (t.front() == '[' && t.back() == ']')))
-    t = t.substr(1, t.size() - 2);
-  std::vector<std::string> out;
-  std::size_t b = 0;
-  while (b <= t.size()) {
-    std::size_t e = t.find(',', b);
-    if (e == std::string::npos) e = t.size();
-    const std::string name = trim(t.substr(b, e - b));
-    if (!name.empty()) {
-      if (!std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isalnum(c) != 0 || c == '_'; }))
-        return {};
-      out.push_back(name);
-    }
-    b = e + 1;
-  }
-  return out;
+  return model::trainer::dataclass_names(model::trainer::argument_text(text, a));
 }
 
 class LocalRankArgumentRejected final : public rule::Rule {

@@ -252,8 +252,8 @@ std::vector<std::string> dataclass_names(std::string t) {
     std::size_t e = t.find(',', b);
     if (e == std::string::npos) e = t.size();
     std::string name = t.substr(b, e - b);
-    const auto x = name.find_first_not_of(" \t\n");
-    const auto y = name.find_last_not_of(" \t\n");
+    const auto x = name.find_first_not_of(" \t\n\r\\");
+    const auto y = name.find_last_not_of(" \t\n\r\\");
     name = x == std::string::npos ? std::string() : name.substr(x, y - x + 1);
     if (!name.empty()) {
       if (!identifier(name)) return {};
