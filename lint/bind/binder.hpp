@@ -62,7 +62,6 @@ class DocumentSet {
   /// document's own path is compared, so a run of many files holds one pointer each, and parse_in_place (which
   /// replaces a document's source) keeps its place.
   std::vector<model::Document*> by_path_;
-  /// The documents loaded since (a launch names them), by path.
   /// The documents loaded since (a launch names them, or a quiet file read again), by path. Lookups run on one
   /// thread; a const lookup may read a quiet file again.
   mutable std::map<std::string, model::Document*, std::less<>> loaded_;

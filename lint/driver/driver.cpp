@@ -460,17 +460,16 @@ std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::D
                                             const source::PathList& quiet, const RunOptions& options,
                                             const std::vector<fs::path>& roots, unsigned jobs,
                                             std::set<const model::Document*>& changed, Check check) {
-  // A quiet file a command names is read again as the walk read it (not as a named file: its kind and whether it
-  // is parsed are what they were), its text given back as the others'.
-  const auto revive = [&options](const std::string& path) {
+  // A file read while binding, as a document of the run (streaming): its text given back, read again on use.
+  const auto read_for_binding = [&options](const std::string& path, bool named) {
     bool from_disk = false;
-    std::unique_ptr<model::Document> doc = read_document(path, false, options.overlay, &from_disk);
+    std::unique_ptr<model::Document> doc = read_document(path, named, options.overlay, &from_disk);
     if (from_disk) doc->source->release(kMaxFileBytes);
     return doc;
   };
   bind::DocumentSet docs(
       documents,
-      [&roots, &options](const std::string& path) {
+      [&roots, &read_for_binding](const std::string& path) {
         if (!inside_project(path, roots)) {
           // Never read: a launch script in an untrusted change could point at a secret anywhere on the machine.
           auto doc = std::make_unique<model::Document>();
@@ -482,12 +481,11 @@ std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::D
           doc->explicitly_named = true;
           return doc;
         }
-        bool from_disk = false;
-        std::unique_ptr<model::Document> doc = read_document(path, true, options.overlay, &from_disk);
-        if (from_disk) doc->source->release(kMaxFileBytes);  // as a document of the run (streaming), read again on use
-        return doc;
+        return read_for_binding(path, true);
       },
-      &quiet, revive);
+      // A quiet file a command names is read again as the walk read it (not as a named file: its kind and whether
+      // it is parsed are what they were).
+      &quiet, [&read_for_binding](const std::string& path) { return read_for_binding(path, false); });
   const std::size_t batch = std::max<std::size_t>(64, std::size_t{16} * jobs);
   std::vector<model::Launch> kept_alone;
   std::vector<model::Launch> kept_bound;

@@ -178,7 +178,7 @@ class Fp16AndBf16Together final : public rule::Rule {
             if (dot == std::string::npos || dot == 0 || value.find('.', dot + 1) != std::string::npos) return r;
             const std::string field = value.substr(dot + 1);
             const std::string receiver = value.substr(0, dot);
-            if (!identifier(receiver) || !identifier(field)) return r;
+            if (!model::trainer::is_identifier(receiver) || !model::trainer::is_identifier(field)) return r;
             int owners = 0;
             for (const model::PyClass* k : own) {
               owners += static_cast<int>(std::count(k->fields.begin(), k->fields.end(), field));
@@ -213,11 +213,6 @@ class Fp16AndBf16Together final : public rule::Rule {
           },
           c.name + "(...) with the script's own arguments", ctx);
     }
-  }
-
-  static bool identifier(const std::string& s) {
-    return !s.empty() && (std::isalpha(static_cast<unsigned char>(s[0])) != 0 || s[0] == '_') &&
-           std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isalnum(c) != 0 || c == '_'; });
   }
 
   /// The default of `field` in one of `own` (`fp16: bool = field(default=True)` or `fp16: bool = True`), when it

@@ -234,14 +234,10 @@ std::string argument_text(std::string_view text, const PyArg& a) {
   return b == std::string::npos ? std::string() : t.substr(b, e - b + 1);
 }
 
-namespace {
-
-bool identifier(const std::string& s) {
+bool is_identifier(std::string_view s) {
   return !s.empty() && (std::isalpha(static_cast<unsigned char>(s[0])) != 0 || s[0] == '_') &&
          std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isalnum(c) != 0 || c == '_'; });
 }
-
-}  // namespace
 
 std::vector<std::string> dataclass_names(std::string t) {
   if (t.size() >= 2 && ((t.front() == '(' && t.back() == ')') || (t.front() == '[' && t.back() == ']')))
@@ -256,7 +252,7 @@ std::vector<std::string> dataclass_names(std::string t) {
     const auto y = name.find_last_not_of(" \t\n\r\\");
     name = x == std::string::npos ? std::string() : name.substr(x, y - x + 1);
     if (!name.empty()) {
-      if (!identifier(name)) return {};
+      if (!is_identifier(name)) return {};
       out.push_back(name);
     }
     b = e + 1;

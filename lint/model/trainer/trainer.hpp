@@ -29,6 +29,9 @@ std::optional<std::string> parser_config_class(const PythonFacts& py, std::strin
 /// in `text`.
 std::string argument_text(std::string_view text, const PyArg& a);
 
+/// Whether `s` is a Python identifier of ASCII letters, digits and `_` (not starting with a digit).
+bool is_identifier(std::string_view s);
+
 /// The class names of a parser's `dataclass_types` as written: `X`, `(X, Y)`, `[X, Y]`; empty for anything else.
 std::vector<std::string> dataclass_names(std::string t);
 
