@@ -597,8 +597,10 @@ int run(int argc, char** argv) {
 
   // Files named on the command line (pre-commit passes the changed ones) are linted within their projects: the
   // project is walked for the launches they take part in, and the findings that concern them are reported.
+  // `explain FILE` likewise: the launches shown are those the named files take part in, bound as a run over their
+  // project binds them.
   std::set<std::string> focus;
-  if (cli.command == "check" && !cli.read_stdin && !opts.paths.empty() &&
+  if ((cli.command == "check" || cli.command == "explain") && !cli.read_stdin && !opts.paths.empty() &&
       std::all_of(opts.paths.begin(), opts.paths.end(),
                   [&](const std::string& p) { return fs::is_regular_file(p, ec); })) {
     std::set<std::string> roots;
@@ -648,7 +650,12 @@ int run(int argc, char** argv) {
 
   if (cli.command == "explain") {
     std::vector<const lint::model::Launch*> launches;
-    for (const auto& l : result.launches) launches.push_back(&l);
+    for (const auto& l : result.launches) {
+      if (focus.empty() || std::any_of(l.documents.begin(), l.documents.end(), [&](const lint::model::Document* d) {
+            return d != nullptr && focus.count(normal(d->path())) != 0;
+          }))
+        launches.push_back(&l);
+    }
     const auto& [format, out_path] = outputs.front();
     if (const int rc = refuse_overwriting_inputs(outputs, result); rc != 0) return rc;
     std::ostringstream out;

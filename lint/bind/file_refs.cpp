@@ -114,6 +114,12 @@ FileRefs referenced_files(const model::Document& script_doc, const parse::Launch
   };
   if (const parse::Flag* f = parse::find_flag(cmd, "config_file"); f != nullptr && f->value)
     add(refs.accelerate_config, *f->value, "accelerate config");
+  // `accelerate launch --deepspeed_config_file x.json` (accelerate commands/launch.py): the same JSON as the config's
+  // deepspeed_config.deepspeed_config_file, relative to where the command runs.
+  if (cmd.tool == LaunchTool::AccelerateLaunch) {
+    if (const parse::Flag* f = parse::find_flag(cmd, "deepspeed_config_file"); f != nullptr && f->value)
+      add(refs.deepspeed, *f->value, "DeepSpeed config");
+  }
   // The deepspeed launcher's hostfile (a relative path: the default /job/hostfile and other absolute paths are
   // machine paths, not files of the project). Not listed as written: a missing hostfile is a warning of the runner.
   if (cmd.tool == LaunchTool::DeepSpeed) {

@@ -59,13 +59,20 @@ struct Setting {
   std::string path;       ///< the file ("" for defaults)
   source::Region region;  ///< where it is written (the value; for a flag, the flag and its value)
   Origin origin = Origin::Default;
-  std::string spelled;    ///< how the user wrote the key: `fsdp_config.fsdp_sharding_strategy`, `--fsdp_version`
-  std::string note;       ///< presentation only: for defaults, whose default it is ("accelerate launch default")
+  std::string spelled;  ///< how the user wrote the key: `fsdp_config.fsdp_sharding_strategy`, `--fsdp_version`
+  std::string note;     ///< presentation only: for defaults, whose default it is ("accelerate launch default")
   SourceKind source = SourceKind::Unspecified;  ///< what precedence reads (Unspecified: derived from origin)
 };
 
 /// The typed source of `s`: its own when set, else the one its Origin implies (Default: a library default).
 SourceKind source_kind_of(const Setting& s);
+
+/// How a call's own default is spelled (`DPOConfig(...) default`): the value a class gives a keyword the call
+/// leaves out, placed at the call. It is not written by the user: there is nothing to remove.
+inline constexpr std::string_view kCallDefaultSuffix = "(...) default";
+inline bool is_call_default(const Setting& s) {
+  return s.spelled.ends_with(kCallDefaultSuffix);
+}
 
 /// Canonical keys of the effective configuration.
 namespace keys {

@@ -404,10 +404,17 @@ class Extractor {
     // Skip wrappers (srun [opts], exec, time, nohup, env [K=V], CUDA_VISIBLE_DEVICES=.. via prefix) to the launcher.
     std::size_t i = 0;
     std::string spawner;
+    bool implicit_python = false;  // `uv run x.py` / `uv run -m module`: Python without the word `python`
     while (i < words.size()) {
       const std::string w = basename(words[i].text);
       if (w == "exec" || w == "time" || w == "nohup" || w == "command") {
         ++i;
+      } else if (w == "uv" && i + 1 < words.size() && words[i + 1].text == "run") {
+        i = skip_uv_run_options(words, i + 2);
+        if (i < words.size() && (words[i].text == "-m" || words[i].text.ends_with(".py"))) {
+          implicit_python = true;
+          break;
+        }
       } else if (w == "env") {
         ++i;
         while (i < words.size() && words[i].text.find('=') != std::string::npos && words[i].text[0] != '-') {
@@ -448,7 +455,8 @@ class Extractor {
     } else if (base == "deepspeed") {
       lc.tool = LaunchTool::DeepSpeed;
       split_launcher(words, rest, lc, deepspeed_store_true());
-    } else if (is_python(head)) {
+    } else if (implicit_python || is_python(head)) {
+      if (implicit_python) rest = i;  // the script or `-m` itself
       if (rest + 1 < words.size() && words[rest].text == "-m" &&
           (words[rest + 1].text == "torch.distributed.run" || words[rest + 1].text == "torch.distributed.launch")) {
         lc.tool = LaunchTool::Torchrun;
@@ -486,7 +494,14 @@ class Extractor {
       // The non-training subcommands read the same kind of config with fewer argument classes.
       lc.tool = LaunchTool::LlamaFactory;
       lc.subcommand = words[rest].text;
-      if (rest + 1 < words.size()) lc.script = words[rest + 1];
+      // LLaMA-Factory reads a config only when the first argument ends in .yaml, .yml or .json, and otherwise
+      // parses the arguments themselves (`llamafactory-cli train --model_name_or_path ...`: no config file;
+      // src/llamafactory/hparams/parser.py `read_args`). A word not known statically may still be a config.
+      if (rest + 1 < words.size()) {
+        const Word& w = words[rest + 1];
+        if (!w.known || w.text.ends_with(".yaml") || w.text.ends_with(".yml") || w.text.ends_with(".json"))
+          lc.script = w;
+      }
     } else if (base == "trl" && rest < words.size() && is_trl_training_command(words[rest].text)) {
       // `trl sft|dpo|grpo|kto|reward|rloo [args]`: TRL's CLI runs its own trl/scripts/<name>.py through
       // `accelerate launch` (trl/cli/commands/training.py, accelerate_launcher.py); `--accelerate_config X` becomes
@@ -554,6 +569,62 @@ class Extractor {
     }
   }
 
+  /// The first word after `uv run`'s own options (uv's `run` command: the options that take a value, as
+  /// `--with torch` or `-p 3.11`; the others are flags). Stops at `-m` (uv runs the module with Python) and `--`.
+  static std::size_t skip_uv_run_options(const std::vector<Word>& words, std::size_t i) {
+    static const std::set<std::string> with_value = {"--extra",
+                                                     "--group",
+                                                     "--no-group",
+                                                     "--only-group",
+                                                     "--with",
+                                                     "-w",
+                                                     "--with-editable",
+                                                     "--with-requirements",
+                                                     "--env-file",
+                                                     "--package",
+                                                     "--python",
+                                                     "-p",
+                                                     "--directory",
+                                                     "--project",
+                                                     "--config-file",
+                                                     "--cache-dir",
+                                                     "--index",
+                                                     "--default-index",
+                                                     "--index-url",
+                                                     "-i",
+                                                     "--extra-index-url",
+                                                     "--find-links",
+                                                     "-f",
+                                                     "--index-strategy",
+                                                     "--keyring-provider",
+                                                     "--resolution",
+                                                     "--prerelease",
+                                                     "--exclude-newer",
+                                                     "--link-mode",
+                                                     "--refresh-package",
+                                                     "--reinstall-package",
+                                                     "--upgrade-package",
+                                                     "-P",
+                                                     "--no-binary-package",
+                                                     "--no-build-package",
+                                                     "--config-setting",
+                                                     "-C",
+                                                     "--python-platform",
+                                                     "--color",
+                                                     "--allow-insecure-host",
+                                                     "--fork-strategy",
+                                                     "--no-build-isolation-package",
+                                                     "--exclude-newer-package",
+                                                     "--no-extra"};
+    while (i < words.size() && words[i].text.starts_with("-")) {
+      const std::string& t = words[i].text;
+      if (t == "-m") return i;
+      if (t == "--") return i + 1;
+      i += with_value.count(t) != 0 ? 2 : 1;
+    }
+    return i;
+  }
+
   static bool is_launcher_word(const std::vector<Word>& words, std::size_t i) {
     const std::string b = basename(words[i].text);
     return b == "accelerate" || b == "torchrun" || b == "deepspeed" || is_python(words[i].text) ||
@@ -599,8 +670,10 @@ class Extractor {
     return s;
   }
   static const std::set<std::string>& torchrun_store_true() {
-    static const std::set<std::string> s = {"--standalone", "-m",         "--module",  "--no-python", "--no_python",
-                                            "--run-path",   "--run_path", "--use-env", "--use_env"};
+    // torch/distributed/run.py: the flags with action=check_env (torch 2.11), and launch.py's --use-env.
+    static const std::set<std::string> s = {
+        "--standalone", "-m",        "--module",  "--no-python",          "--no_python",         "--run-path",
+        "--run_path",   "--use-env", "--use_env", "--virtual-local-rank", "--virtual_local_rank"};
     return s;
   }
   static const std::set<std::string>& deepspeed_store_true() {

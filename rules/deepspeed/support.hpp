@@ -94,13 +94,14 @@ inline constexpr auto kBf16Keys =
     std::to_array<std::string_view>({"enabled", "immediate_grad_update", "check_grad_overflow",
                                      "bf16_master_weights_and_grads", "bf16_optimizer_states"});
 
-/// The monitor sections (DeepSpeed 0.19.5 deepspeed/monitor/config.py:17-137): pydantic models that reject unknown keys.
+/// The monitor sections (DeepSpeed 0.19.5 deepspeed/monitor/config.py:17-137): pydantic models that reject unknown
+/// keys.
 inline constexpr auto kTensorBoardKeys = std::to_array<std::string_view>({"enabled", "output_path", "job_name"});
 inline constexpr auto kCsvMonitorKeys = kTensorBoardKeys;
 inline constexpr auto kWandbKeys = std::to_array<std::string_view>({"enabled", "group", "team", "project"});
-inline constexpr auto kCometKeys = std::to_array<std::string_view>(
-    {"enabled", "samples_log_interval", "project", "workspace", "api_key", "experiment_name", "experiment_key",
-     "online", "mode"});
+inline constexpr auto kCometKeys =
+    std::to_array<std::string_view>({"enabled", "samples_log_interval", "project", "workspace", "api_key",
+                                     "experiment_name", "experiment_key", "online", "mode"});
 
 /// Top-level keys DeepSpeed 0.19.5 or the HF integration read (constants.py and the subsystems' configs).
 inline constexpr auto kTopLevelKeys = std::to_array<std::string_view>({"train_batch_size",
@@ -163,7 +164,6 @@ inline constexpr auto kTopLevelKeys = std::to_array<std::string_view>({"train_ba
                                                                        "use_node_local_storage",
                                                                        "load_universal",
                                                                        "mics_shard_size",
-                                                                       "monitor_config",
                                                                        "expert_parallel",
                                                                        "gradient_accumulation_dtype",
                                                                        "deepcompile",

@@ -50,8 +50,29 @@ class UnknownDeepspeedKey final : public rule::Rule {
     if (const parse::Node* m = root.find("comet")) check_section(doc, *m, "comet", kCometKeys, ctx);
     // Top level: DeepSpeed reads known keys with dict.get and never looks at the others. Only a near miss of a
     // known key is reported (other keys belong to tools that share the file).
+    // Names of DeepSpeed's config object that are no keys of the JSON (DeepSpeed 0.19.5 runtime/config.py sets
+    // `self.monitor_config = get_monitor_config(param_dict)`, which reads the four monitor sections
+    // (monitor/config.py), and `self.comms_config = DeepSpeedCommsConfig(param_dict)`, which reads `comms_logger`
+    // (comm/config.py)): written as keys, they are ignored.
+    static constexpr std::array<std::pair<std::string_view, std::string_view>, 2> kAttributeNames = {{
+        {"monitor_config", "`tensorboard`, `wandb`, `csv_monitor` or `comet`"},
+        {"comms_config", "`comms_logger`"},
+    }};
     for (const parse::Entry& e : root.entries) {
       if (contains(kTopLevelKeys, e.key.text) || e.key.text.starts_with("//") || e.key.text.starts_with("_")) continue;
+      if (const auto* a = std::find_if(kAttributeNames.begin(), kAttributeNames.end(),
+                                       [&](const auto& p) { return p.first == e.key.text; });
+          a != kAttributeNames.end()) {
+        ctx.report(doc.path(), e.key.region,
+                   "`" + e.key.text +
+                       "` is the name of an attribute of DeepSpeed's config object, not a key of "
+                       "its JSON: DeepSpeed reads " +
+                       std::string(a->second) +
+                       " at the top level and silently "
+                       "ignores this section. Move its settings there.",
+                   {}, rule::Severity::Warning);
+        continue;
+      }
       // Short keys ("comment", "notes") are too close to short DeepSpeed keys by chance.
       if (e.key.text.size() < 10) continue;
       const std::string_view near = model::accelerate::closest(e.key.text, kTopLevelKeys);

@@ -21,10 +21,10 @@ class DoubleActivationCheckpointing final : public rule::Rule {
     const std::string ac_where = fsdp_ac->origin == model::Origin::Default ? fsdp_ac->note : where(*fsdp_ac);
     if (const model::Setting* gc = on_site(l, model::keys::kGradientCheckpointing)) {
       if (gc->origin == model::Origin::Default) return;
-      const bool trl_default = gc->spelled.ends_with("(...) default");
+      const bool trl_default = model::is_call_default(*gc);
       ctx.report(gc->path, gc->region,
-                 std::string(trl_default ? "This TRL config defaults to `gradient_checkpointing=True`" :
-                                           "`gradient_checkpointing` is on") +
+                 std::string(trl_default ? "This TRL config defaults to `gradient_checkpointing=True`"
+                                         : "`gradient_checkpointing` is on") +
                      " while FSDP activation checkpointing is on (" + ac_where +
                      "): the Trainer raises ValueError \"The activation_checkpointing in FSDP config and the "
                      "gradient_checkpointing in training arg can't be set to True simultaneously\". Keep FSDP's "

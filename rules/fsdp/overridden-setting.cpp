@@ -35,7 +35,8 @@ class OverriddenSetting final : public rule::Rule {
                  "Under FSDP1 the Trainer passes `fsdp=" + s->written.display() +
                      "` as `reshard_after_forward`, which FSDP1 never reads: the sharding strategy comes from the "
                      "launcher (`fsdp_sharding_strategy` in its accelerate config), and is FULL_SHARD when it sets "
-                     "none, not " + s->value.text +
+                     "none, not " +
+                     s->value.text +
                      ". Set the strategy in the launcher's config, or use FSDP2 (fsdp_config version 2), where the "
                      "word is read.",
                  {}, rule::Severity::Warning, std::string(model::keys::kShardingStrategy));
@@ -58,6 +59,10 @@ class OverriddenSetting final : public rule::Rule {
       for (const model::Setting* loser : e.overridden) {
         if (loser->origin == Origin::Default || loser->path.empty()) continue;
         if (same_value(loser->value, winner.value)) continue;
+        // Two calls' own defaults (`DPOConfig(...) default` under `TrainingArguments(...) default`, the latter from a
+        // command line whose parser class may derive from TrainingArguments): neither is written, so there is
+        // nothing to remove, and which object the Trainer gets is the script's business, not a setting's.
+        if (model::is_call_default(*loser) && model::is_call_default(winner)) continue;
         // PEFT's recipe (`fsdp_plugin.auto_wrap_policy = fsdp_auto_wrap_policy(model)`) builds on the config's
         // layer-class policy instead of replacing it: PEFT wraps the layers named by FSDP_TRANSFORMER_CLS_TO_WRAP,
         // which the config exports, and adds units for the trainable leaves (peft src/peft/utils/other.py,
@@ -83,12 +88,14 @@ class OverriddenSetting final : public rule::Rule {
                     winner.value.display() + " from " + describe(winner) +
                     ". Set the strategy there (fsdp_sharding_strategy), or use FSDP2 (fsdp_config version 2).";
         } else if (loser->source == model::SourceKind::EnvOverwrittenByLauncher) {
-          message = "`" + loser->spelled + "=" + loser->written.text + "` is overwritten: `accelerate launch` always "
-                    "exports it, here as " + winner.value.display() + " from " + describe(winner) +
+          message = "`" + loser->spelled + "=" + loser->written.text +
+                    "` is overwritten: `accelerate launch` always "
+                    "exports it, here as " +
+                    winner.value.display() + " from " + describe(winner) +
                     ". Set it in the config file or with an `--fsdp_*` flag instead.";
         } else {
-          message = "`" + loser->spelled + "` sets " + std::string(key) + " to " + loser->value.display() +
-                    ", but " + describe(winner) + " sets " + winner.value.display() + ", which wins" +
+          message = "`" + loser->spelled + "` sets " + std::string(key) + " to " + loser->value.display() + ", but " +
+                    describe(winner) + " sets " + winner.value.display() + ", which wins" +
                     (e.reason.empty() ? std::string(".") : ": " + e.reason + ".") +
                     " Remove one of them so the launch says what it does.";
         }
@@ -102,6 +109,8 @@ class OverriddenSetting final : public rule::Rule {
 
 }  // namespace
 
-std::unique_ptr<rule::Rule> make_overridden_setting() { return std::make_unique<OverriddenSetting>(); }
+std::unique_ptr<rule::Rule> make_overridden_setting() {
+  return std::make_unique<OverriddenSetting>();
+}
 
 }  // namespace lint::rules

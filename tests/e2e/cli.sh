@@ -54,6 +54,18 @@ expect 2 "x.toml: cannot read configuration file" "${L[@]}" --config x.toml "$ex
 expect 2 "explain: no such file or directory: nope" "${L[@]}" explain nope
 expect 2 "explain needs PATHS" "${L[@]}" explain
 expect 2 "explain writes text or json, not sarif" "${L[@]}" explain --format sarif "$ex"
+# `explain FILE` binds the launch as a run over its project does: a config named from the project root is found
+# from a script in a subfolder, and only the launches the file takes part in are shown.
+mkdir -p xproj/sub xproj/conf
+printf '[project]\nname = "p"\n' > xproj/pyproject.toml
+printf 'compute_environment: LOCAL_MACHINE\ndistributed_type: FSDP\nnum_processes: 2\n' > xproj/conf/fsdp.yaml
+printf 'accelerate launch --config_file conf/fsdp.yaml train.py\n' > xproj/sub/run.sh
+printf 'import torch\n' > xproj/train.py
+printf 'python train.py\n' > xproj/other.sh
+out=$(cd xproj && "$bin" explain --color never sub/run.sh 2>&1)
+if grep -q "files: sub/run.sh conf/fsdp.yaml train.py" <<<"$out" && ! grep -q "other.sh" <<<"$out"; then
+  echo "ok   explain FILE binds as its project does"
+else echo "FAIL explain FILE in a subfolder"; echo "$out" | head -5; fail=1; fi
 expect 2 "unknown rule 'FSDP01' \(did you mean 'FSDP001'\?\)" "${L[@]}" rule FSDP01
 expect 2 "rule needs a CODE" "${L[@]}" rule
 expect 2 "rule writes text or json, not sarif" "${L[@]}" rule --all --format sarif

@@ -53,7 +53,7 @@ void collect_calls(const Document& doc, const PythonFacts& py, Launch& l) {
       add_call_setting(l, doc, *c, *a, keys::kShardingStrategy, enum_or_string_strategy(a->value), Origin::TorchCall);
     else if (!c->has_unresolved_unpacking)
       l.add(make_setting(keys::kShardingStrategy, Value::of_string("FULL_SHARD", c->callee_region), Value{}, doc,
-                         c->callee_region, Origin::TorchCall, c->name + "(...) default"));
+                         c->callee_region, Origin::TorchCall, c->name + std::string(kCallDefaultSuffix)));
   }
   for (const PyCall* c : lightning) {
     l.add(make_setting(keys::kFsdpEnabled, Value::of_bool(true, c->callee_region), Value::of_bool(true), doc,
@@ -75,7 +75,7 @@ void collect_calls(const Document& doc, const PythonFacts& py, Launch& l) {
       add_call_setting(l, doc, *c, *a, keys::kShardingStrategy, v, Origin::LightningStrategy);
     } else if (!c->has_unresolved_unpacking) {
       l.add(make_setting(keys::kShardingStrategy, Value::of_string("FULL_SHARD", c->callee_region), Value{}, doc,
-                         c->callee_region, Origin::LightningStrategy, c->name + "(...) default"));
+                         c->callee_region, Origin::LightningStrategy, c->name + std::string(kCallDefaultSuffix)));
     }
     const PyArg* policy = c->keyword("activation_checkpointing_policy");
     if (policy == nullptr) policy = c->keyword("activation_checkpointing");

@@ -29,7 +29,7 @@ void collect_call(const Document& doc, const PyCall& c, Launch& l, const Documen
     } else {
       Value v = c.has_unresolved_unpacking ? Value::unknown(c.callee_region) : Value::of_bool(trl, c.callee_region);
       Setting s = make_setting(keys::kGradientCheckpointing, v, Value{}, doc, c.callee_region,
-                               Origin::TrainingArguments, c.name + "(...) default");
+                               Origin::TrainingArguments, c.name + std::string(kCallDefaultSuffix));
       l.add(std::move(s));
     }
     // TrainingArguments.mixed_precision starts from the launcher's env and bf16/fp16 override it

@@ -68,6 +68,47 @@ TEST_CASE("launchers are recognised behind wrappers and module forms") {
   CHECK(tt.env.at("CONFIG_FILE").text == "./llama.toml");
 }
 
+TEST_CASE("uv run: its own options are skipped; a .py file or -m module runs with Python") {
+  const auto py_cmds = commands("uv run --with torch -p 3.11 --frozen train.py --lr 1e-5\n");
+  const LaunchCommand& py = only(py_cmds);
+  CHECK(py.tool == LaunchTool::Python);
+  REQUIRE(py.script);
+  CHECK(py.script->text == "train.py");
+  REQUIRE(py.script_args.size() == 2);
+  CHECK(py.script_args[0].text == "--lr");
+  const auto mod_cmds = commands("uv run --no-sync -m pkg.train --x 1\n");
+  const LaunchCommand& mod = only(mod_cmds);
+  CHECK(mod.tool == LaunchTool::Python);
+  CHECK(mod.module);
+  CHECK(mod.script->text == "pkg.train");
+  CHECK(only(commands("uv run -m torch.distributed.run --nproc_per_node 2 train.py\n")).tool == LaunchTool::Torchrun);
+  CHECK(only(commands("uv run --project . accelerate launch train.py\n")).tool == LaunchTool::AccelerateLaunch);
+  CHECK(only(commands("uv run -- torchrun train.py\n")).tool == LaunchTool::Torchrun);
+  CHECK(commands("uv run pytest tests\n").empty());
+  CHECK(commands("uv sync\n").empty());
+}
+
+TEST_CASE("torchrun's flags without a value do not take the next word") {
+  const auto cmds = commands("torchrun --nproc_per_node 2 --virtual-local-rank --local-ranks-filter 0 train.py\n");
+  const LaunchCommand& c = only(cmds);
+  REQUIRE(c.script);
+  CHECK(c.script->text == "train.py");
+  REQUIRE(find_flag(c, "virtual_local_rank") != nullptr);
+  CHECK_FALSE(find_flag(c, "virtual_local_rank")->value.has_value());
+  CHECK(find_flag(c, "local_ranks_filter")->value->text == "0");
+}
+
+TEST_CASE("llamafactory-cli reads a config only from a .yaml, .yml or .json first argument") {
+  CHECK(only(commands("llamafactory-cli train sft.yaml lr=1e-5\n")).script->text == "sft.yaml");
+  CHECK(only(commands("llamafactory-cli train cfg.json\n")).script->text == "cfg.json");
+  const auto cli_cmds = commands("llamafactory-cli train --model_name_or_path m --stage sft\n");
+  const LaunchCommand& cli = only(cli_cmds);
+  CHECK(cli.tool == LaunchTool::LlamaFactory);
+  CHECK_FALSE(cli.script.has_value());
+  // A word not known statically may be a config.
+  CHECK(only(commands("llamafactory-cli train \"$CFG\"\n")).script.has_value());
+}
+
 TEST_CASE("trl's training commands run TRL's own script through accelerate launch") {
   const auto cmds =
       commands("trl sft --config recipe.yaml --accelerate_config fsdp.yaml --num_processes 8 --learning_rate 1e-5\n");
