@@ -485,8 +485,10 @@ int run(int argc, char** argv) {
   if (!cli.gpu_memory.empty()) {
     const auto bytes = lint::memory::parse_memory_size(cli.gpu_memory);
     if (!bytes)
-      throw UsageError("--gpu-memory needs the memory of one GPU with its unit, such as 80GiB (at least 1 GiB), not '" +
-                       cli.gpu_memory + "'");
+      throw UsageError(
+          "--gpu-memory needs the memory of one GPU with its unit, such as 80GiB (at least 1 GiB, at most 64 TiB), not "
+          "'" +
+          cli.gpu_memory + "'");
     lint::memory::set_gpu_memory_override(bytes);
   }
   if (cli.command == "explain") {

@@ -48,14 +48,24 @@ case "$phase" in
   run)
     read -r -a args <<<"${INPUT_ARGS:-.}"
     rc=0
+    # The log of a report meant for people (paths, quoted values) is not read for workflow commands: a file named
+    # `::error file=x::...` in an untrusted pull request must not become an annotation. The `github` format is
+    # made of workflow commands and escapes what it quotes.
+    stop_token=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
     case "${INPUT_OUTPUT:-sarif}" in
       sarif)
         # SARIF for code scanning, and the findings in the log as well.
+        echo "::stop-commands::$stop_token"
         launchlint --format sarif --output "${INPUT_SARIF_FILE:-launchlint.sarif}" --format concise "${args[@]}" || rc=$?
+        echo "::$stop_token::"
         [ $rc -ne 2 ] && echo "sarif-file=${INPUT_SARIF_FILE:-launchlint.sarif}" >> "${GITHUB_OUTPUT:?}"
         ;;
       annotations) launchlint --format github "${args[@]}" || rc=$? ;;
-      none) launchlint "${args[@]}" || rc=$? ;;
+      none)
+        echo "::stop-commands::$stop_token"
+        launchlint "${args[@]}" || rc=$?
+        echo "::$stop_token::"
+        ;;
       *) echo "::error::launchlint action: output must be sarif, annotations or none, not '${INPUT_OUTPUT}'"; exit 2 ;;
     esac
     echo "exit-code=$rc" >> "${GITHUB_OUTPUT:?}"

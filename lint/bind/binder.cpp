@@ -329,6 +329,7 @@ model::BoundInputs bind_command(DocumentSet& docs, const CommandSite& site, cons
   model::BoundInputs in;
   in.script_doc = site.document;
   in.command = &site.command;
+  in.workdir = refs.workdir;
   auto pick = [&](const std::vector<std::string>& c, model::DocKind kind) -> const model::Document* {
     const model::Document* d = docs.find_or_load(c);
     return d != nullptr && d->kind == kind ? d : nullptr;

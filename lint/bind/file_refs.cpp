@@ -93,20 +93,28 @@ std::vector<std::string> path_candidates(const model::Document& script_doc, cons
   return out;
 }
 
+Workdirs command_workdirs(const model::Document& script_doc) {
+  if (is_ci_workflow(script_doc)) return ci_workflow_workdirs(script_doc);
+  if (script_doc.kind == model::DocKind::LaunchScript && script_doc.source) {
+    const std::string name = fs::path(script_doc.path()).filename().string();
+    const bool makefile = name == "Makefile" || name == "makefile" || name == "GNUmakefile" || name.ends_with(".mk");
+    return parse::command_workdirs(*script_doc.source, makefile);
+  }
+  return {};
+}
+
 FileRefs referenced_files(const model::Document& script_doc, const parse::LaunchCommand& cmd) {
+  return referenced_files(script_doc, cmd, command_workdirs(script_doc));
+}
+
+FileRefs referenced_files(const model::Document& script_doc, const parse::LaunchCommand& cmd,
+                          const Workdirs& workdirs) {
   using parse::LaunchTool;
   FileRefs refs;
   // Where the command runs, when its script or CI step says.
-  std::map<std::size_t, parse::WorkDir> workdirs;
-  if (is_ci_workflow(script_doc)) {
-    workdirs = ci_workflow_workdirs(script_doc);
-  } else if (script_doc.kind == model::DocKind::LaunchScript && script_doc.source) {
-    const std::string name = fs::path(script_doc.path()).filename().string();
-    const bool makefile = name == "Makefile" || name == "makefile" || name == "GNUmakefile" || name.ends_with(".mk");
-    workdirs = parse::command_workdirs(*script_doc.source, makefile);
-  }
   const auto wd = workdirs.find(cmd.region.begin_byte);
   const parse::WorkDir* workdir = wd == workdirs.end() ? nullptr : &wd->second;
+  if (workdir != nullptr) refs.workdir = *workdir;
   auto add = [&](std::vector<std::string>& into, const parse::Word& w, const char* role = nullptr) {
     std::vector<std::string> c = path_candidates(script_doc, w, workdir);
     if (role != nullptr && !c.empty()) refs.written.push_back(FileRefs::Written{role, w, c});

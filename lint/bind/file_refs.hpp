@@ -2,6 +2,9 @@
 // fsdp_config, DeepSpeed JSON, torchtitan TOML, axolotl / LLaMA-Factory YAML) and where each may be on disk.
 #pragma once
 
+#include <cstddef>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,8 +34,17 @@ struct FileRefs {
     std::vector<std::string> candidates;
   };
   std::vector<Written> written;
+  std::optional<parse::WorkDir> workdir;  ///< where the command runs, when its script or CI step moves it
 };
+/// Where each command of a script runs, by the byte its command starts at (a `cd` earlier in the script, a CI
+/// step's working-directory). It reads the whole script: a caller with many commands of one script asks once.
+using Workdirs = std::map<std::size_t, parse::WorkDir>;
+Workdirs command_workdirs(const model::Document& script_doc);
+
 FileRefs referenced_files(const model::Document& script_doc, const parse::LaunchCommand& command);
+/// The same with the script's command_workdirs already read.
+FileRefs referenced_files(const model::Document& script_doc, const parse::LaunchCommand& command,
+                          const Workdirs& workdirs);
 
 /// The DeepSpeed JSON a LLaMA-Factory YAML names (`deepspeed: path`), relative to where llamafactory-cli runs (the
 /// launch script's folder, then the working directory); empty when it names none.

@@ -8,8 +8,8 @@
 #include "lint/config/suggest.hpp"
 #include "lint/memory/budget.hpp"
 #include "lint/parse/readers.hpp"
-#include "lint/source/read_file.hpp"
 #include "lint/source/access_log.hpp"
+#include "lint/source/read_file.hpp"
 
 namespace lint::config {
 
@@ -85,8 +85,7 @@ std::optional<ProjectConfig> interpret(const std::string& path, const parse::Nod
       }
       cfg.cache_dir = relative_to_config(cfg.base_dir, v.text);
     } else if (k == "fail-on") {
-      if (v.kind != parse::NodeKind::String ||
-          std::find(kFailOn.begin(), kFailOn.end(), v.text) == kFailOn.end()) {
+      if (v.kind != parse::NodeKind::String || std::find(kFailOn.begin(), kFailOn.end(), v.text) == kFailOn.end()) {
         error = where(path, v) + ": fail-on must be \"error\", \"warning\", \"info\" or \"never\"" +
                 (v.kind == parse::NodeKind::String ? did_you_mean(v.text, kFailOn) : "");
         return std::nullopt;
@@ -119,10 +118,11 @@ std::optional<ProjectConfig> interpret(const std::string& path, const parse::Nod
         cfg.per_file_ignores.push_back(std::move(p));
       }
     } else if (k == "gpu-memory") {
-      if ((v.kind != parse::NodeKind::String && v.kind != parse::NodeKind::Int) ||
-          !memory::parse_memory_size(v.text)) {
-        error = where(path, v) + ": gpu-memory must be the memory of one GPU with its unit, such as \"80GiB\" (at least "
-                "1 GiB), not " + (v.kind == parse::NodeKind::String ? "\"" + v.text + "\"" : v.text);
+      if ((v.kind != parse::NodeKind::String && v.kind != parse::NodeKind::Int) || !memory::parse_memory_size(v.text)) {
+        error = where(path, v) +
+                ": gpu-memory must be the memory of one GPU with its unit, such as \"80GiB\" (at least 1 GiB, "
+                "at most 64 TiB), not " +
+                (v.kind == parse::NodeKind::String ? "\"" + v.text + "\"" : v.text);
         return std::nullopt;
       }
       cfg.gpu_memory = v.text;
@@ -158,18 +158,18 @@ std::optional<ProjectConfig> interpret(const std::string& path, const parse::Nod
         l.base_dir = cfg.base_dir;
         l.config_path = path;
         for (const parse::Entry& f : t.entries) {
-          if (f.key.text == "name") l.name = f.value.text;
+          if (f.key.text == "name")
+            l.name = f.value.text;
           else if (f.key.text == "command") {
             l.command = f.value.text;
             // The string's contents, without its quotes (one for basic/literal, three for multi-line strings).
-            const std::size_t q = f.value.region.end_byte - f.value.region.begin_byte >= 6 &&
-                                          f.value.text.find('\n') != std::string::npos
-                                      ? 3
-                                      : 1;
+            const std::size_t q =
+                f.value.region.end_byte - f.value.region.begin_byte >= 6 && f.value.text.find('\n') != std::string::npos
+                    ? 3
+                    : 1;
             l.command_begin = f.value.region.begin_byte + q;
             l.command_end = f.value.region.end_byte >= q ? f.value.region.end_byte - q : f.value.region.end_byte;
-          }
-          else if (f.key.text == "files") {
+          } else if (f.key.text == "files") {
             if (!string_list(path, f.value, l.files, error)) return std::nullopt;
           } else if (f.key.text == "config" || f.key.text == "script") {
             l.files.push_back(f.value.text);
@@ -193,16 +193,15 @@ std::optional<ProjectConfig> interpret(const std::string& path, const parse::Nod
 
 const std::vector<std::string>& default_excludes() {
   static const std::vector<std::string> kDefault = {
-      ".git", ".hg", ".svn", ".tox", ".nox", ".mypy_cache", ".ruff_cache", ".pytest_cache", "__pycache__",
-      ".venv", "venv", "build", "node_modules", "site-packages"};
+      ".git",          ".hg",         ".svn",  ".tox", ".nox",  ".mypy_cache",  ".ruff_cache",
+      ".pytest_cache", "__pycache__", ".venv", "venv", "build", "node_modules", "site-packages"};
   return kDefault;
 }
 
 const std::vector<std::string>& config_keys() {
-  static const std::vector<std::string> kKeys = {"select",         "ignore",  "extend-select", "exclude",
-                                                 "extend-exclude", "fail-on", "severity",      "per-file-ignores",
-                                                 "launch",         "gpu-memory", "target-versions", "allow-outside",
-                                                 "cache-dir"};
+  static const std::vector<std::string> kKeys = {
+      "select",           "ignore", "extend-select", "exclude",         "extend-exclude", "fail-on",  "severity",
+      "per-file-ignores", "launch", "gpu-memory",    "target-versions", "allow-outside",  "cache-dir"};
   return kKeys;
 }
 

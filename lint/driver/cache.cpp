@@ -222,10 +222,13 @@ void prune(const fs::path& folder) {
 }
 
 /// Makes the cache folder, tagged as one (CACHEDIR.TAG) and ignored by git, as ruff does. False when it cannot.
+/// A folder that held anything before (`--cache-dir .`) is not tagged: its `.gitignore` of `*` would hide it.
 bool prepare_folder(const fs::path& dir, const fs::path& folder) {
   std::error_code ec;
+  const bool tag = !fs::exists(dir, ec) || fs::is_empty(dir, ec) || fs::exists(dir / "CACHEDIR.TAG", ec);
   fs::create_directories(folder, ec);
   if (ec) return false;
+  if (!tag) return true;
   if (!fs::exists(dir / ".gitignore", ec))
     (void)report::write_output_file((dir / ".gitignore").string(), "# Automatically created by launchlint.\n*\n");
   if (!fs::exists(dir / "CACHEDIR.TAG", ec))

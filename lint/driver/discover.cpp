@@ -1,9 +1,9 @@
 // File discovery: directories walked without following symlinks, .gitignore files honoured, excludes applied.
 #include <algorithm>
 #include <atomic>
-#include <memory>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <set>
 #include <sstream>
 
@@ -135,8 +135,8 @@ bool wanted_file(std::string_view name) {
   if (dot == std::string_view::npos || dot == 0) return false;
   std::string ext(name.substr(dot));
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  static const std::set<std::string, std::less<>> kExt = {".yaml", ".yml", ".json", ".toml", ".py", ".sh", ".bash",
-                                                          ".slurm", ".sbatch"};
+  static const std::set<std::string, std::less<>> kExt = {".yaml", ".yml",  ".json",  ".toml",  ".py",
+                                                          ".sh",   ".bash", ".slurm", ".sbatch"};
   return kExt.count(ext) != 0;
 }
 
@@ -213,14 +213,19 @@ struct Folder {
 /// Lists one folder: its wanted files into `files`, its subfolders (with its chain) into `subdirs`. Reads nothing
 /// shared but the chains above it (immutable), so the folders of a level are listed in parallel.
 void list_folder(Folder folder, const Excludes& exclude, bool respect_gitignore, std::vector<std::string>& files,
-                 std::vector<Folder>& subdirs) {
+                 std::vector<Folder>& subdirs, std::vector<Unlistable>& unlistable) {
   std::error_code ec;
   const fs::path& dir = folder.path;
   std::vector<std::pair<std::string, fs::directory_entry>> entries;
-  fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
-  if (ec) return;
+  // A folder that cannot be listed (no permission, a path past PATH_MAX, no file descriptor left) is reported,
+  // never skipped in silence: its files would go unchecked.
+  const auto cannot_list = [&] {
+    unlistable.push_back(Unlistable{folder.shown.empty() ? "." : folder.shown, ec.message()});
+  };
+  fs::directory_iterator it(dir, ec);
+  if (ec) return cannot_list();
   for (; it != fs::directory_iterator(); it.increment(ec)) {
-    if (ec) break;
+    if (ec) return cannot_list();
     entries.emplace_back(it->path().filename().string(), *it);
   }
   std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -259,7 +264,7 @@ void list_folder(Folder folder, const Excludes& exclude, bool respect_gitignore,
 /// Walks `root` a level at a time, the folders of a level listed on `jobs` threads, never following symlinked
 /// directories (no loops). The files come out in an order that depends only on the tree (discover sorts them).
 void walk(const fs::path& root, const Excludes& exclude, bool respect_gitignore, unsigned jobs,
-          std::vector<std::string>& out) {
+          std::vector<std::string>& out, std::vector<Unlistable>& unlistable) {
   std::string shown_root = rel_string(root);
   if (shown_root == ".") shown_root.clear();
   while (shown_root.size() > 1 && shown_root.back() == '/') shown_root.pop_back();
@@ -267,11 +272,13 @@ void walk(const fs::path& root, const Excludes& exclude, bool respect_gitignore,
   while (!level.empty()) {
     std::vector<std::vector<std::string>> files(level.size());
     std::vector<std::vector<Folder>> subdirs(level.size());
+    std::vector<std::vector<Unlistable>> failed(level.size());
     parallel_region(level.size(), jobs, [&](std::size_t i) {
-      list_folder(std::move(level[i]), exclude, respect_gitignore, files[i], subdirs[i]);
+      list_folder(std::move(level[i]), exclude, respect_gitignore, files[i], subdirs[i], failed[i]);
     });
     std::vector<Folder> next;
     for (std::size_t i = 0; i < level.size(); ++i) {
+      std::move(failed[i].begin(), failed[i].end(), std::back_inserter(unlistable));
       std::move(files[i].begin(), files[i].end(), std::back_inserter(out));
       std::move(subdirs[i].begin(), subdirs[i].end(), std::back_inserter(next));
     }
@@ -281,19 +288,25 @@ void walk(const fs::path& root, const Excludes& exclude, bool respect_gitignore,
 
 }  // namespace
 
-bool glob_match(std::string_view pattern, std::string_view path) { return glob_impl(pattern, path); }
+bool glob_match(std::string_view pattern, std::string_view path) {
+  return glob_impl(pattern, path);
+}
 
-std::size_t ignore_rule_evaluations() { return g_ignore_rule_evaluations.load(std::memory_order_relaxed); }
+std::size_t ignore_rule_evaluations() {
+  return g_ignore_rule_evaluations.load(std::memory_order_relaxed);
+}
 
 std::vector<std::string> discover(const std::vector<std::string>& paths, const std::vector<std::string>& exclude,
-                                  bool respect_gitignore, std::vector<std::string>* explicit_files, unsigned jobs) {
+                                  bool respect_gitignore, std::vector<std::string>* explicit_files, unsigned jobs,
+                                  std::vector<Unlistable>* unlistable) {
   std::vector<std::string> out;
+  std::vector<Unlistable> failed;
   std::error_code ec;
   const Excludes excludes(exclude);
   for (const std::string& p : paths) {
     const fs::path path(p);
     if (fs::is_directory(path, ec)) {
-      walk(path, excludes, respect_gitignore, jobs, out);
+      walk(path, excludes, respect_gitignore, jobs, out, failed);
     } else {
       // Named explicitly: always read (a missing or unreadable file becomes LL002).
       out.push_back(rel_string(path));
@@ -302,6 +315,8 @@ std::vector<std::string> discover(const std::vector<std::string>& paths, const s
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
+  std::sort(failed.begin(), failed.end(), [](const Unlistable& a, const Unlistable& b) { return a.path < b.path; });
+  if (unlistable != nullptr) *unlistable = std::move(failed);
   return out;
 }
 

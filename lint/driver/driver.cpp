@@ -297,18 +297,21 @@ const std::string* overlay_text(const std::map<std::string, std::string>& overla
   return it == overlay.end() ? nullptr : &it->second;
 }
 
+/// A document of a file (or folder) that could not be read, with why: LL002 on it.
+std::unique_ptr<model::Document> error_document(const std::string& path, std::string why, bool explicitly_named) {
+  auto doc = std::make_unique<model::Document>();
+  doc->source = std::make_shared<source::SourceFile>(path, "");
+  doc->read_error = std::move(why);
+  doc->explicitly_named = explicitly_named;
+  return doc;
+}
+
 std::unique_ptr<model::Document> read_document(const std::string& path, bool explicitly_named,
                                                const std::map<std::string, std::string>& overlay,
                                                bool* from_disk = nullptr) {
   if (from_disk != nullptr) *from_disk = false;
   if (const std::string* text = overlay_text(overlay, path)) return load_document(path, *text, explicitly_named);
-  auto fail = [&](std::string why) {
-    auto doc = std::make_unique<model::Document>();
-    doc->source = std::make_shared<source::SourceFile>(path, "");
-    doc->read_error = std::move(why);
-    doc->explicitly_named = explicitly_named;
-    return doc;
-  };
+  auto fail = [&](std::string why) { return error_document(path, std::move(why), explicitly_named); };
   source::ReadResult read = source::read_regular_file(path, kMaxFileBytes);
   if (!read.text) {
     // The message is phrased as before for the common cases ("file is larger than the 64 MiB limit").
@@ -377,13 +380,30 @@ std::vector<std::unique_ptr<model::Document>> load_documents(const RunOptions& o
                                                              Finish finish, std::vector<std::string>& quiet) {
   std::vector<std::string> explicit_files;
   std::vector<std::string> files;
+  std::vector<Unlistable> unlistable;
   if (!options.read_stdin)
-    files = discover(options.paths, options.exclude, options.respect_gitignore, &explicit_files, jobs);
+    files = discover(options.paths, options.exclude, options.respect_gitignore, &explicit_files, jobs, &unlistable);
+  // A folder that could not be listed is a document of the run with its reason as a read error (LL002 on it).
+  std::map<std::string, std::string> cannot_list;
+  for (Unlistable& u : unlistable) {
+    files.push_back(u.path);
+    cannot_list.emplace(std::move(u.path),
+                        std::string(model::kCannotListFolder) + " (" + u.reason + "): its files are not checked");
+  }
+  if (!cannot_list.empty()) {
+    std::sort(files.begin(), files.end());
+    files.erase(std::unique(files.begin(), files.end()), files.end());
+  }
   const std::set<std::string> explicit_set(explicit_files.begin(), explicit_files.end());
   std::vector<std::unique_ptr<model::Document>> documents(files.size() + (options.read_stdin ? 1 : 0));
   prepare(documents.size());
   parallel_for(files.size(), jobs, [&](std::size_t i) {
     bool from_disk = false;
+    if (const auto u = cannot_list.find(files[i]); u != cannot_list.end()) {
+      documents[i] = error_document(files[i], u->second, true);
+      if (finish(i, *documents[i], false)) documents[i].reset();
+      return;
+    }
     documents[i] = read_document(files[i], explicit_set.count(files[i]) != 0, options.overlay, &from_disk);
     if (finish(i, *documents[i], from_disk)) documents[i].reset();  // its path is files[i]
   });
@@ -552,9 +572,19 @@ std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::D
   // the run, in that order). What it needs that depends on one command alone is done first, in parallel: the
   // files each command names, and the parse of each training script the pre-filter left unparsed. Binding itself
   // then only looks documents up.
+  // Where each command runs is read once per script (reading it reads the whole script: once per command made a
+  // script of thousands of launch lines quadratic).
+  std::map<const model::Document*, bind::Workdirs> workdirs;
+  for (const bind::CommandSite& c : commands) workdirs.try_emplace(c.document);
+  std::vector<std::pair<const model::Document* const, bind::Workdirs>*> scripts;
+  for (auto& w : workdirs) scripts.push_back(&w);
+  parallel_for(scripts.size(), jobs,
+               [&](std::size_t i) { scripts[i]->second = bind::command_workdirs(*scripts[i]->first); });
   std::vector<bind::FileRefs> refs(commands.size());
-  parallel_for(commands.size(), jobs,
-               [&](std::size_t i) { refs[i] = bind::referenced_files(*commands[i].document, commands[i].command); });
+  parallel_for(commands.size(), jobs, [&](std::size_t i) {
+    refs[i] = bind::referenced_files(*commands[i].document, commands[i].command, workdirs.at(commands[i].document));
+  });
+  workdirs.clear();
   // Streaming, a script's facts are kept packed: a lookup of the binder unpacks them, and they are given back once
   // the command (or the look) that needed them is bound, so binding holds one command's facts, not every launch's.
   const auto give_back_restored = [&] {

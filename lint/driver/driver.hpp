@@ -111,10 +111,18 @@ bool release_config(model::Document& doc);
 /// and its launches are not checked: the run reports LL002 on it instead). True for a tree not given back.
 bool reload_config(model::Document& doc);
 
+/// A folder of a walked tree that could not be listed, as shown, and why (the system's message).
+struct Unlistable {
+  std::string path;
+  std::string reason;
+};
+
 /// Files under `paths` that launchlint reads (directories walked, .gitignore honoured, excludes applied).
 /// The folders of each level of a walked tree are listed on `jobs` threads; the result does not depend on it.
+/// Folders that could not be listed go to `unlistable` (sorted by path): their files are not among the result.
 std::vector<std::string> discover(const std::vector<std::string>& paths, const std::vector<std::string>& exclude,
-                                  bool respect_gitignore, std::vector<std::string>* explicit_files, unsigned jobs = 1);
+                                  bool respect_gitignore, std::vector<std::string>* explicit_files, unsigned jobs = 1,
+                                  std::vector<Unlistable>* unlistable = nullptr);
 
 /// .gitignore files consulted and rules evaluated by discover() since the process started (a cost counter: tests bound
 /// it to check that discovery stays linear in files and .gitignore files).

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <map>
 #include <mutex>
 
@@ -23,7 +24,8 @@ std::optional<double> parse_memory_size(std::string_view text) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
   double value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc{} || value <= 0) return std::nullopt;
+  // from_chars reads `inf` and `nan` too: neither is a size.
+  if (ec != std::errc{} || !std::isfinite(value) || value <= 0) return std::nullopt;
   std::string unit(end, text.data() + text.size());
   std::erase_if(unit, [](char c) { return c == ' '; });
   for (char& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -34,7 +36,8 @@ std::optional<double> parse_memory_size(std::string_view text) {
   const auto it = kUnits.find(unit);
   if (it == kUnits.end()) return std::nullopt;
   // No GPU has less than 1 GiB: a smaller size is a missing or wrong unit (`80` meant as 80 GiB would be 80 bytes).
-  if (value * it->second < kMinGpuMemoryBytes) return std::nullopt;
+  // Nor more than 64 TiB: a size that large (1e300GiB) would silence every memory finding.
+  if (value * it->second < kMinGpuMemoryBytes || value * it->second > kMaxGpuMemoryBytes) return std::nullopt;
   return value * it->second;
 }
 

@@ -10,6 +10,8 @@ namespace lint::memory {
 
 /// The smallest GPU memory accepted: below it a size is taken to have a missing or wrong unit.
 inline constexpr double kMinGpuMemoryBytes = 1073741824.0;
+/// 64 TiB: far above any accelerator's memory, so that a typo cannot silence every memory finding.
+inline constexpr double kMaxGpuMemoryBytes = 64.0 * 1099511627776.0;
 
 /// Parses `80GiB`, `80 GiB`, `80GB` (decimal), `81920MiB`, `80G` (binary, as PyTorch prints): bytes, or nullopt
 /// (not a size, or less than 1 GiB: `80` alone is 80 bytes, surely not what was meant).

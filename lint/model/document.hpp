@@ -13,6 +13,9 @@
 
 namespace lint::model {
 
+/// The start of the read error of a folder a walk could not list (driver::discover): LL002 names the folder.
+inline constexpr std::string_view kCannotListFolder = "cannot list this folder";
+
 /// What a file is, decided by content (keys, names), not only by its name.
 enum class DocKind : std::uint8_t {
   Unknown,             ///< not a launch file: skipped quietly

@@ -17,6 +17,7 @@
 
 #include "lint/model/document.hpp"
 #include "lint/model/setting.hpp"
+#include "lint/parse/shell_workdir.hpp"
 
 namespace lint::model {
 
@@ -83,6 +84,9 @@ class Launch {
   const Document* command_document = nullptr;   ///< the launch script, if any
   source::Region command_region;                ///< the launch command in it
   std::optional<parse::LaunchCommand> command;  ///< the launch command, when the launch has one
+  /// Where the command runs when its script or CI step moves it (a `cd`, a working-directory): paths it names are
+  /// looked up there first (bind::referenced_files).
+  std::optional<parse::WorkDir> command_workdir;
   /// The `deepspeed -H/--hostfile` file, when the command names one that was read (its lines: hostfile.hpp). Not
   /// among `documents`: it is no config file.
   const Document* hostfile = nullptr;

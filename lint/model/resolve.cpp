@@ -120,6 +120,7 @@ Launch resolve_bound(const BoundInputs& in) {
   const LaunchCommand& cmd = *in.command;
   l.per_file = false;
   l.command_document = in.script_doc;
+  l.command_workdir = in.workdir;
   l.command_region = cmd.region;
   l.command = cmd;
   l.hostfile = in.hostfile;

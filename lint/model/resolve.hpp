@@ -18,6 +18,7 @@ Launch resolve_file(const Document& doc);
 struct BoundInputs {
   const Document* script_doc = nullptr;  ///< the launch script the command is in
   const parse::LaunchCommand* command = nullptr;
+  std::optional<parse::WorkDir> workdir;  ///< where the command runs, when its script or CI step moves it
   const Document* accelerate_config = nullptr;
   const Document* python = nullptr;               ///< the training script
   const Document* trainer_fsdp_config = nullptr;  ///< `--fsdp_config x.json` given to the Trainer

@@ -583,12 +583,14 @@ PythonTree PythonTree::parse(const source::SourceFile& file) {
     return result;
   }
   const std::uint64_t budget = parse_budget_ns(text.size());
-  result.tree_ = parse_with_budget(parser, input, budget);
+  ParseStop stop = ParseStop::None;
+  result.tree_ = parse_with_budget(parser, input, budget, &stop);
   if (result.tree_ == nullptr) {
     ts_parser_reset(parser);  // the stopped parse's stacks are not kept until the next file
-    result.errors_.push_back(ParseError{file.region(0, 0), "syntax too broken to analyse: parsing stopped after " +
-                                                               std::to_string(budget / 1'000'000'000) +
-                                                               " s of CPU time"});
+    result.errors_.push_back(ParseError{
+        file.region(0, 0),
+        std::string(stop == ParseStop::Memory ? "file too large to analyse: " : "syntax too broken to analyse: ") +
+            parse_stop_message(stop, budget, input.size())});
     return result;
   }
   result.errors_ = collect_errors(file, ts_tree_root_node(result.tree_));

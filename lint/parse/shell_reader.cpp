@@ -795,11 +795,14 @@ std::vector<LaunchCommand> extract(const source::SourceFile& file, bool makefile
     return {};
   }
   const std::uint64_t budget = parse_budget_ns(shell.size());
-  std::unique_ptr<TSTree, TreeDeleter> tree(parse_with_budget(parser.get(), shell, budget));
+  ParseStop stop = ParseStop::None;
+  std::unique_ptr<TSTree, TreeDeleter> tree(parse_with_budget(parser.get(), shell, budget, &stop));
   if (!tree) {
     if (errors != nullptr) {
-      errors->push_back({file.region(0, 0), "script too broken to analyse for launch commands: parsing stopped after " +
-                                                std::to_string(budget / 1'000'000'000) + " s of CPU time"});
+      errors->push_back({file.region(0, 0),
+                         std::string(stop == ParseStop::Memory ? "script too large to analyse for launch commands: "
+                                                               : "script too broken to analyse for launch commands: ") +
+                             parse_stop_message(stop, budget, shell.size())});
     }
     return {};
   }

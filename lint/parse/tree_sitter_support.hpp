@@ -1,5 +1,5 @@
 // The tree-sitter runtime as the readers use it: the grammars' ABI checked against the runtime, and a parse
-// bounded by a CPU-time budget.
+// bounded by a CPU-time budget and a memory budget.
 #pragma once
 
 #include <cstddef>
@@ -30,9 +30,26 @@ std::uint64_t thread_cpu_ns();
 /// their budget is ten times larger: a valid file must parse in every build the tests run.
 std::uint64_t parse_budget_ns(std::size_t bytes);
 
+/// The memory the tree-sitter runtime may hold for one parse of `bytes` bytes: 256 MiB + 16 bytes per byte. A
+/// syntax tree costs tens of bytes per byte of ordinary code, but over two hundred for a long run of one-character
+/// tokens in one statement (a 24 MB Python list literal took 5 GB and aborted when an allocation failed).
+std::size_t parse_memory_budget(std::size_t bytes);
+
+/// Why parse_with_budget returned no tree.
+enum class ParseStop : std::uint8_t { None, Time, Memory };
+
 /// Parses `text` with `parser` (its language set), stopping once the calling thread has used `budget_ns` of CPU
-/// time for it. Null when the budget ran out. CPU time, not wall time: a busy machine must not make a valid file
-/// fail. `text` must be shorter than 4 GiB (tree-sitter addresses bytes with uint32_t).
-TSTree* parse_with_budget(TSParser* parser, std::string_view text, std::uint64_t budget_ns);
+/// time for it, or once the runtime holds more than parse_memory_budget(text.size()) bytes more than when it began
+/// (counted by the allocator this file gives the runtime, per thread). Null when a budget ran out; `stop` (when
+/// given) says which. CPU time, not wall time: a busy machine must not make a valid file fail. `text` must be
+/// shorter than 4 GiB (tree-sitter addresses bytes with uint32_t).
+TSTree* parse_with_budget(TSParser* parser, std::string_view text, std::uint64_t budget_ns, ParseStop* stop = nullptr);
+
+/// parse_with_budget with a memory budget of `memory_bytes` (for tests).
+TSTree* parse_with_budgets(TSParser* parser, std::string_view text, std::uint64_t budget_ns, std::size_t memory_bytes,
+                           ParseStop* stop);
+
+/// The message of a parse stopped by its budget: "parsing stopped after N s of CPU time" or "... at N MiB of memory".
+std::string parse_stop_message(ParseStop stop, std::uint64_t budget_ns, std::size_t bytes);
 
 }  // namespace lint::parse

@@ -20,9 +20,29 @@ std::string RuleInfo::summary() const {
   return std::string(slug);
 }
 
+namespace {
+
+/// A message is one line: a line break quoted from a file (a YAML value "A\n::error ...") is shown as `\n`, so it
+/// can neither break a report's layout nor start a line of a CI log with a workflow command.
+void one_line(std::string& message) {
+  if (message.find_first_of("\r\n") == std::string::npos) return;
+  std::string out;
+  out.reserve(message.size() + 8);
+  for (const char c : message) {
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\r')
+      out += "\\r";
+    else
+      out += c;
+  }
+  message = std::move(out);
+}
+
+}  // namespace
+
 void RuleContext::report(const std::string& path, const source::Region& region, std::string message,
-                         std::vector<RelatedLocation> related, std::optional<Severity> severity,
-                         std::string setting) {
+                         std::vector<RelatedLocation> related, std::optional<Severity> severity, std::string setting) {
   report_fix(path, region, std::move(message), Fix{}, std::move(related), severity, std::move(setting));
 }
 
@@ -33,6 +53,8 @@ void RuleContext::report_fix(const std::string& path, const source::Region& regi
   d.code = std::string(info().code);
   d.slug = std::string(info().slug);
   d.severity = severity.value_or(info().default_severity);
+  one_line(message);
+  for (RelatedLocation& r : related) one_line(r.message);
   d.message = std::move(message);
   d.path = path;
   d.region = region;

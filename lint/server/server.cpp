@@ -21,6 +21,47 @@ constexpr int kInvalidRequest = -32600;
 constexpr int kMethodNotFound = -32601;
 constexpr int kServerNotInitialized = -32002;
 constexpr std::size_t kMaxMessageBytes = 256ULL * 1024 * 1024;
+/// A header line longer than this ends the session as a malformed header would (real headers are a few dozen bytes).
+constexpr std::size_t kMaxHeaderLineBytes = 8 * 1024;
+/// Arrays and objects nested deeper than this are refused before parsing, as in every other reader
+/// (docs/limits.md): nlohmann::json copies and compares values recursively.
+constexpr std::size_t kMaxJsonDepth = 256;
+
+/// Whether `text` nests arrays and objects deeper than `limit` (strings skipped): one linear pass.
+bool nested_too_deep(const std::string& text, std::size_t limit) {
+  std::size_t depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit) return true;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return false;
+}
+
+/// One header line without its end (`\n`, and a `\r` before it); none at the end of input or past the limit.
+std::optional<std::string> read_header_line(std::istream& in) {
+  std::string line;
+  for (int c = in.get(); c != std::char_traits<char>::eof(); c = in.get()) {
+    if (c == '\n') {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      return line;
+    }
+    if (line.size() == kMaxHeaderLineBytes) return std::nullopt;
+    line.push_back(static_cast<char>(c));
+  }
+  return std::nullopt;
+}
 
 class Queue {
  public:
@@ -63,9 +104,10 @@ json error_response(const json& id, int code, const std::string& message) {
 std::optional<std::string> read_message(std::istream& in) {
   std::size_t length = 0;
   bool have_length = false;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+  for (;;) {
+    const std::optional<std::string> header = read_header_line(in);
+    if (!header) return std::nullopt;
+    const std::string& line = *header;
     if (line.empty()) {
       if (!have_length) continue;  // stray blank line between messages
       break;
@@ -143,6 +185,11 @@ int serve(const rule::RuleTable& rules, std::istream& in, std::ostream& out, con
     }
     if (!raw) break;  // end of input
     json msg;
+    if (nested_too_deep(*raw, kMaxJsonDepth)) {
+      send(
+          error_response(nullptr, kParseError, "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels"));
+      continue;
+    }
     try {
       msg = json::parse(*raw);
     } catch (const json::exception&) {
@@ -153,9 +200,14 @@ int serve(const rule::RuleTable& rules, std::istream& in, std::ostream& out, con
       send(error_response(nullptr, kInvalidRequest, "not a JSON-RPC message"));
       continue;
     }
+    // JSON-RPC: an id is a string, a number or null; a method is a string.
+    const json id = msg.contains("id") && (msg["id"].is_string() || msg["id"].is_number()) ? msg["id"] : json(nullptr);
+    if (msg.contains("method") && !msg["method"].is_string()) {
+      send(error_response(id, kInvalidRequest, "the method is not a string"));
+      continue;
+    }
     const std::string method = msg.value("method", "");
     const bool is_request = msg.contains("id") && !method.empty();
-    const json id = msg.contains("id") ? msg["id"] : json(nullptr);
     json params = msg.contains("params") && msg["params"].is_object() ? msg["params"] : json::object();
     if (method == "exit") {
       exit_code = shutdown ? 0 : 1;

@@ -13,7 +13,11 @@ class MissingLaunchFile final : public rule::Rule {
  public:
   void check_launch(const model::Launch& l, rule::RuleContext& ctx) const override {
     if (l.per_file || !l.command || l.command_document == nullptr) return;
-    const bind::FileRefs refs = bind::referenced_files(*l.command_document, *l.command);
+    // The command's working directory as binding found it (reading it again from the script would read the whole
+    // script once per launch).
+    bind::Workdirs workdir;
+    if (l.command_workdir) workdir.emplace(l.command->region.begin_byte, *l.command_workdir);
+    const bind::FileRefs refs = bind::referenced_files(*l.command_document, *l.command, workdir);
     for (const auto& w : refs.written) {
       if (!w.word.known || w.word.text.empty() || w.word.text.front() == '{' || !w.word.region.valid()) continue;
       // Written by the script itself before the launch (`cat > get_model.py << EOF ... python get_model.py`).

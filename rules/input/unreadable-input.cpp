@@ -13,6 +13,13 @@ class UnreadableInput final : public rule::Rule {
       ctx.report(doc.path(), doc.read_error.region(), "Not read: " + *doc.read_error + ".", {}, rule::Severity::Info);
       return;
     }
+    // A folder of the walk that could not be listed: its files are not checked.
+    if ((*doc.read_error).starts_with(model::kCannotListFolder)) {
+      std::string why = *doc.read_error;
+      why[0] = 'C';
+      ctx.report(doc.path(), doc.read_error.region(), why + ".");
+      return;
+    }
     // Files found by walking a directory are only reported when their name says they are launch inputs.
     ctx.report(doc.path(), doc.read_error.region(), "Cannot read this file: " + *doc.read_error + ".");
   }

@@ -51,6 +51,8 @@ out=$(cd "$repo" && PATH=$(job_path) INPUT_ARGS="examples/7b-lora-shard-grad-op"
   INPUT_SARIF_FILE="$tmp/out.sarif" bash tools/action.sh run 2>&1); rc=$?
 check "run: SARIF written, findings in the log, exit-code=1" \
   '[ $rc -eq 0 ] && [ "$(output exit-code)" = 1 ] && [ "$(output sarif-file)" = "$tmp/out.sarif" ] && jq -e ".runs[0].results[0].ruleId == \"FSDP001\"" "$tmp/out.sarif" >/dev/null && grep -q "FSDP001" <<<"$out"'
+check "run: the report in the log is not read for workflow commands (stop-commands around it)" \
+  'tok=$(sed -n "s/^::stop-commands:://p" <<<"$out") && [ -n "$tok" ] && awk -v t="::$tok::" "/^::stop-commands::/{on=1} \$0==t{on=0} /FSDP001/{if(!on) bad=1} END{exit bad}" <<<"$out" && grep -qx "::$tok::" <<<"$out"'
 LAUNCHLINT_EXIT_CODE=1 INPUT_FAIL=true bash tools/action.sh finish >/dev/null; rc=$?
 check "finish fails the job on findings" '[ $rc -eq 1 ]'
 LAUNCHLINT_EXIT_CODE=1 INPUT_FAIL=false bash tools/action.sh finish >/dev/null; rc=$?

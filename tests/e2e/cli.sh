@@ -37,7 +37,10 @@ expect 2 "--severity level must be one of error, warning, info, not 'eror'.*'err
 expect 2 "--severity needs CODE=LEVEL" "${L[@]}" --severity FSDP001 "$ex"
 expect 2 "--select: unknown rule code or prefix 'NOPE'" "${L[@]}" --select NOPE "$ex"
 # A GPU memory size needs its unit: 80 alone would be 80 bytes.
-expect 2 "--gpu-memory needs the memory of one GPU with its unit, such as 80GiB \(at least 1 GiB\), not '80'" "${L[@]}" --gpu-memory 80 "$ex"
+expect 2 "--gpu-memory needs the memory of one GPU with its unit, such as 80GiB \(at least 1 GiB, at most 64 TiB\), not '80'" "${L[@]}" --gpu-memory 80 "$ex"
+expect 2 "--gpu-memory needs .* not 'infGiB'" "${L[@]}" --gpu-memory infGiB "$ex"
+expect 2 "--gpu-memory needs .* not 'nanGiB'" "${L[@]}" --gpu-memory nanGiB "$ex"
+expect 2 "--gpu-memory needs .* not '1e300GiB'" "${L[@]}" --gpu-memory 1e300GiB "$ex"
 expect 2 "--gpu-memory needs .* not '512MiB'" "${L[@]}" --gpu-memory 512MiB "$ex"
 expect 1 "FSDP001" "${L[@]}" --gpu-memory 80GB "$ex"
 expect 2 "--ignore: unknown rule code or prefix 'FSDP0O1' \(did you mean 'FSDP001'\?\)" "${L[@]}" --ignore FSDP0O1 "$ex"
@@ -88,11 +91,24 @@ expect 2 "launchlint.toml:1:11: unknown rule code or prefix 'NOPE'" "${L[@]}" cf
 printf 'selct = ["ALL"]\n' > cfg/launchlint.toml
 expect 2 "launchlint.toml:1:1: unknown configuration key 'selct' \(did you mean 'select'\?\)" "${L[@]}" cfg
 printf 'gpu-memory = 80\n' > cfg/launchlint.toml
-expect 2 "launchlint.toml:1:14: gpu-memory must be the memory of one GPU with its unit, such as \"80GiB\" \(at least 1 GiB\), not 80" "${L[@]}" cfg
+expect 2 "launchlint.toml:1:14: gpu-memory must be the memory of one GPU with its unit, such as \"80GiB\" \(at least 1 GiB, at most 64 TiB\), not 80" "${L[@]}" cfg
 printf 'gpu-memory = "eighty"\n' > cfg/launchlint.toml
 expect 2 "launchlint.toml:1:14: gpu-memory must be .*not \"eighty\"" "${L[@]}" cfg
 printf 'gpu-memory = "80GiB"\n' > cfg/launchlint.toml
 expect 1 "FSDP001" "${L[@]}" cfg
+printf 'gpu-memory = "infGiB"\n' > cfg/launchlint.toml
+expect 2 "launchlint.toml:1:14: gpu-memory must be .*not \"infGiB\"" "${L[@]}" cfg
+# cache-dir = "." in a config file: the project is not tagged with the cache's .gitignore of *, so the next run
+# still sees it
+printf 'cache-dir = "."\n' > cfg/launchlint.toml
+expect 1 "FSDP001" "$bin" --color never cfg
+expect 1 "FSDP001" "$bin" --color never cfg
+[ ! -e cfg/.gitignore ] && echo "ok   cache-dir = \".\": no .gitignore written" || { echo "FAIL cache-dir . wrote a .gitignore"; fail=1; }
+# --cache-dir naming a folder that already holds files (the project itself) does not tag it with a .gitignore of *
+mkdir own && cp "$ex"/* own/
+expect 1 "FSDP001" "$bin" --color never --cache-dir own own
+expect 1 "FSDP001" "$bin" --color never --cache-dir own own
+[ ! -e own/.gitignore ] && echo "ok   --cache-dir on a folder with files: no .gitignore written" || { echo "FAIL --cache-dir wrote own/.gitignore"; fail=1; }
 printf 'fail-on = "bogus"\n' > cfg/launchlint.toml
 expect 2 "launchlint.toml:1:11: fail-on must be" "${L[@]}" cfg
 printf '[severity]\nFSDP999 = "error"\n' > cfg/launchlint.toml

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `launchlint server` on bad input: invalid JSON, a request before initialize, an unknown method, a request with
-# missing parameters, a position far outside the file, then a header it cannot read: each gets an error reply (or
+# missing parameters, a position far outside the file, a method that is no string, JSON nested 100,000 deep (the id,
+# the parameters), then a header it cannot read: each gets an error reply (or
 # is ignored) and the server never crashes or hangs; without shutdown it exits 1 at end of input.
 set -euo pipefail
 bin="$1"
@@ -25,6 +26,11 @@ out += frame(json.dumps({"jsonrpc": "2.0", "method": "textDocument/didOpen", "pa
     "uri": uri, "languageId": "yaml", "version": 1, "text": "distributed_type: FSDP\nnum_processes: 8\n\xe9\U0001F680: [\n"}}}))
 out += frame('{"jsonrpc":"2.0","id":5,"method":"textDocument/hover","params":{"textDocument":{"uri":"%s"},"position":{"line":999,"character":-5}}}' % uri)
 out += frame('{"jsonrpc":"2.0","id":6,"method":"textDocument/codeAction","params":{"textDocument":{"uri":"%s"},"range":{"start":{"line":0,"character":0},"end":{"line":99,"character":0}},"context":{"diagnostics":[]}}}' % uri)
+out += frame('{"jsonrpc":"2.0","id":7,"method":7}')                                       # a method that is no string
+D = 100000                                                                                  # nested deeper than 256
+out += frame('{"jsonrpc":"2.0","id":' + "[" * D + "]" * D + ',"method":"shutdown"}')
+out += frame('{"jsonrpc":"2.0","method":"initialized","params":{"a":' + "[" * D + "]" * D + '}}')
+out += frame('{"jsonrpc":"2.0","id":8,"method":"textDocument/hover","params":{"textDocument":{"uri":"%s"},"position":{"line":0,"character":0}}}' % uri)
 out += b"Content-Length: banana\r\n\r\n{}"
 sys.stdout.buffer.write(out)
 PY
@@ -49,6 +55,10 @@ assert by_id[3]["error"]["code"] == -32601
 assert "error" in by_id[4] or by_id[4]["result"] is None
 assert "result" in by_id[5]
 assert isinstance(by_id[6]["result"], list)
+assert by_id[7]["error"]["code"] == -32600, by_id[7]
+deep = [m for m in msgs if "nested deeper" in m.get("error", {}).get("message", "")]
+assert len(deep) == 2, deep
+assert "result" in by_id[8], "the server stopped answering after deep messages"
 pubs = [m for m in msgs if m.get("method") == "textDocument/publishDiagnostics"]
 assert any(any(d["code"] == "LL001" for d in p["params"]["diagnostics"]) for p in pubs), "no parse error finding"
 print("lsp_robustness: ok (%d messages)" % len(msgs))

@@ -173,6 +173,20 @@ lines += ['(args,) = HfArgumentParser(A).parse_args_into_dataclasses()',
 print(chr(10).join(lines))" > many_dataclass_fields.py
 check_bounded "80k classes with a field HF015 reads" HF015 20 400 64 many_dataclass_fields.py
 
+# A folder the walk cannot list (here: its path is past PATH_MAX) is LL002 at the folder, not skipped in silence.
+mkdir deep && (cd deep && python3 -c "
+import os
+cur = os.open('.', os.O_RDONLY)
+for i in range(2100):
+    os.mkdir('d', dir_fd=cur); n = os.open('d', os.O_RDONLY, dir_fd=cur); os.close(cur); cur = n
+fd = os.open('acc.yaml', os.O_WRONLY | os.O_CREAT, dir_fd=cur); os.write(fd, b'distributed_type: FSDP\\n'); os.close(fd)
+")
+out=$(cd deep && timeout 60 "$bin" --no-cache --isolated --format concise . 2>&1); rc=$?
+if [ $rc -eq 1 ] && grep -q "LL002 \[error\] Cannot list this folder (File name too long): its files are not checked" <<<"$out"; then
+  echo "ok   a folder past PATH_MAX is reported"
+else echo "FAIL a folder past PATH_MAX: exit $rc: $(tail -c 300 <<<"$out")"; fail=1; fi
+rm -rf deep 2>/dev/null || python3 -c "import shutil; shutil.rmtree('deep')"
+
 # Only regular files are read: a FIFO is not waited on, a device not read, as a path or as --config.
 mkfifo fifo.yaml
 check_bounded "FIFO named x.yaml" LL002 10 200 64 fifo.yaml

@@ -256,21 +256,22 @@ std::span<const EnvVar> env_vars() {
 }
 
 const parse::Entry* launcher_entry(const parse::Node& fsdp, std::string_view prefixed) {
-  std::vector<const parse::Entry*> dict;
-  for (const parse::Entry& e : fsdp.entries) {
-    auto same =
-        std::find_if(dict.begin(), dict.end(), [&](const parse::Entry* d) { return d->key.text == e.key.text; });
-    if (same == dict.end())
-      dict.push_back(&e);
-    else
-      *same = &e;
+  // Only two spellings become `prefixed`: itself and the key without its prefix. One pass: each spelling's first
+  // position (its place in the dict) and last entry (its value); the spelling placed later wins.
+  if (!prefixed.starts_with("fsdp_")) return nullptr;
+  const std::string_view spellings[2] = {prefixed, prefixed.substr(5)};
+  std::size_t first[2] = {std::string_view::npos, std::string_view::npos};
+  const parse::Entry* last[2] = {nullptr, nullptr};
+  for (std::size_t i = 0; i < fsdp.entries.size(); ++i) {
+    const parse::Entry& e = fsdp.entries[i];
+    for (int k = 0; k < 2; ++k) {
+      if (e.key.text != spellings[k]) continue;
+      if (last[k] == nullptr) first[k] = i;
+      last[k] = &e;
+    }
   }
-  const parse::Entry* found = nullptr;
-  for (const parse::Entry* e : dict) {
-    const std::string key = fsdp_config_key(e->key.text);
-    if (key == prefixed) found = e;
-  }
-  return found;
+  if (last[0] == nullptr || last[1] == nullptr) return last[0] != nullptr ? last[0] : last[1];
+  return first[0] > first[1] ? last[0] : last[1];
 }
 
 std::string_view state_dict_type_default(int fsdp_version) {

@@ -1,10 +1,13 @@
 #include "lint/parse/python_reader.hpp"
 
-#include <catch2/catch.hpp>
+#include <tree_sitter/api.h>
 
-#include "tests/support/time_limits.hpp"
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <string>
+
+#include "lint/parse/tree_sitter_support.hpp"
+#include "tests/support/time_limits.hpp"
 
 using lint::parse::PythonTree;
 using lint::source::Position;
@@ -216,4 +219,25 @@ TEST_CASE("python_reader: a notebook export's shell escapes and magics are not s
   // A plain script with the same lines is not a notebook: Python cannot run it.
   const SourceFile plain("plain.py", body.substr(0, body.size() - 7));
   CHECK_FALSE(PythonTree::parse(plain).errors().empty());
+}
+
+TEST_CASE("python_reader: a parse that outgrows its memory budget stops with its reason", "[python_reader]") {
+  // One statement of many one-character tokens costs the runtime hundreds of bytes per byte (a 24 MB list literal
+  // took 5 GB and aborted before the budget existed). Here a 200 KB one under a 4 MiB budget.
+  const std::string text = "d = [" + repeat("0,", 100 * 1024) + "]\n";
+  TSParser* parser = ts_parser_new();
+  REQUIRE(ts_parser_set_language(parser, tree_sitter_python()));
+  lint::parse::ParseStop stop = lint::parse::ParseStop::None;
+  TSTree* tree =
+      lint::parse::parse_with_budgets(parser, text, lint::parse::parse_budget_ns(text.size()), 4 << 20, &stop);
+  CHECK(tree == nullptr);
+  CHECK(stop == lint::parse::ParseStop::Memory);
+  CHECK(lint::parse::parse_stop_message(stop, 0, text.size()) == "parsing stopped at 259 MiB of memory");
+  ts_parser_reset(parser);
+  // The same text under the budget of its size parses.
+  tree = lint::parse::parse_with_budget(parser, text, lint::parse::parse_budget_ns(text.size()), &stop);
+  CHECK(tree != nullptr);
+  CHECK(stop == lint::parse::ParseStop::None);
+  if (tree != nullptr) ts_tree_delete(tree);
+  ts_parser_delete(parser);
 }
