@@ -321,6 +321,8 @@ std::optional<int> parse(int argc, char** argv, Cli& cli) {
   for (const CLI::Option* o : app.parse_order()) {
     if (o == format_opt && fi < formats.size()) cli.outputs.emplace_back(formats[fi++], "");
     if (o == output_opt && oi < outputs.size()) {
+      // An empty name would mean standard output (the pairs' "no file"): say so instead of writing there.
+      if (outputs[oi].empty()) throw UsageError("--output needs a file name, not an empty one");
       if (cli.outputs.empty()) cli.outputs.emplace_back("text", "");
       cli.outputs.back().second = outputs[oi++];
     }
@@ -413,7 +415,10 @@ bool excluded(const std::vector<std::string>& exclude, const std::string& path) 
 /// Never silent: a run that found no launch file says so, and a named file launchlint does not know is named.
 void report_unknown_inputs(const Cli& cli, const lint::driver::RunResult& result, const std::string& shown_paths) {
   std::map<std::string, const lint::model::Document*> by_path;
-  bool any_known = false;
+  // A file with findings was checked (a CI workflow's launch steps), whatever its kind.
+  std::set<std::string> with_findings;
+  for (const auto& d : result.diagnostics) with_findings.insert(normal(d.path));
+  bool any_known = !with_findings.empty();
   for (const auto& d : result.documents) {
     by_path[d->path()] = d.get();
     any_known |= d->kind != lint::model::DocKind::Unknown || d->read_error.has_value();
@@ -430,7 +435,9 @@ void report_unknown_inputs(const Cli& cli, const lint::driver::RunResult& result
       continue;
     }
     auto it = by_path.find(cli.read_stdin ? p : normal(p));
-    if (it == by_path.end() || it->second->kind != lint::model::DocKind::Unknown || it->second->read_error) continue;
+    if (it == by_path.end() || it->second->kind != lint::model::DocKind::Unknown || it->second->read_error ||
+        with_findings.count(normal(p)) != 0)
+      continue;
     std::cerr << "launchlint: info: " << p
               << " is not a launch file launchlint knows (accelerate, Trainer FSDP, DeepSpeed, torchtitan, axolotl or "
                  "LLaMA-Factory config, training script, launch script): nothing to check in it\n";

@@ -38,6 +38,11 @@ expect 2 "--severity needs CODE=LEVEL" "${L[@]}" --severity FSDP001 "$ex"
 expect 2 "--select: unknown rule code or prefix 'NOPE'" "${L[@]}" --select NOPE "$ex"
 # A GPU memory size needs its unit: 80 alone would be 80 bytes.
 expect 2 "--gpu-memory needs the memory of one GPU with its unit, such as 80GiB \(at least 1 GiB, at most 64 TiB\), not '80'" "${L[@]}" --gpu-memory 80 "$ex"
+mkdir -p ciw/.github/workflows && printf 'on: push\njobs:\n  t:\n    runs-on: x\n    steps:\n      - run: accelerate launch --num_processes 1 --use_fsdp train.py\n' > ciw/.github/workflows/ci.yml
+out=$(cd ciw && "$bin" --no-cache --color never .github/workflows/ci.yml 2>&1)
+if grep -q "FSDP012" <<<"$out" && ! grep -q "is not a launch file" <<<"$out"; then echo "ok   a named CI workflow with findings is not called unknown"
+else echo "FAIL a named CI workflow with findings"; echo "$out" | head -3; fail=1; fi
+expect 2 "--output needs a file name, not an empty one" "${L[@]}" -o '' "$ex"
 expect 2 "--gpu-memory needs .* not 'infGiB'" "${L[@]}" --gpu-memory infGiB "$ex"
 expect 2 "--gpu-memory needs .* not 'nanGiB'" "${L[@]}" --gpu-memory nanGiB "$ex"
 expect 2 "--gpu-memory needs .* not '1e300GiB'" "${L[@]}" --gpu-memory 1e300GiB "$ex"
