@@ -6,6 +6,7 @@
 #include <span>
 #include <string_view>
 
+#include "lint/model/torch/torch.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
@@ -26,9 +27,8 @@ bool contains(std::span<const std::string_view> list, std::string_view s) {
 
 /// torch's FullyShardedDataParallel / fully_shard or accelerate's plugin, not a method of the user's own objects.
 bool is_fsdp_entry_point(const model::PyCall& c) {
-  if (c.name != "FullyShardedDataParallel" && c.name != "fully_shard" && c.name != "FullyShardedDataParallelPlugin")
-    return false;
-  return c.callee == c.name || c.callee.starts_with("torch.") || c.callee.starts_with("accelerate.");
+  if (c.name == "FullyShardedDataParallel" || c.name == "fully_shard") return model::torch::is_torch_fsdp_call(c);
+  return c.name == "FullyShardedDataParallelPlugin" && (c.callee == c.name || c.callee.starts_with("accelerate."));
 }
 
 bool is_training_arguments(const model::PyCall& c) {

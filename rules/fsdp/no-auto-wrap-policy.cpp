@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "lint/model/torch/torch.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
@@ -19,8 +20,8 @@ bool script_wraps_itself(const model::Launch& l) {
   for (const model::Document* d : l.documents) {
     if (d->kind != model::DocKind::PythonScript || !d->python) continue;
     const model::PythonFacts& py = *d->python;
-    if (py.calls_named("fully_shard").size() > 1) return true;
-    const auto fsdp1 = py.calls_named("FullyShardedDataParallel");
+    if (model::torch::torch_fsdp_calls(py, "fully_shard").size() > 1) return true;
+    const auto fsdp1 = model::torch::torch_fsdp_calls(py, "FullyShardedDataParallel");
     if (fsdp1.size() > 1) return true;
     for (const model::PyCall* c : fsdp1) {
       if (c->keyword("auto_wrap_policy") != nullptr) return true;

@@ -39,10 +39,20 @@ Value enum_or_string_strategy(const Value& v) {
 
 }  // namespace
 
+bool is_torch_fsdp_call(const PyCall& c) {
+  return c.callee == c.name || c.callee.starts_with("torch.");
+}
+
+std::vector<const PyCall*> torch_fsdp_calls(const PythonFacts& py, std::string_view name) {
+  std::vector<const PyCall*> out = py.calls_named(name);
+  std::erase_if(out, [](const PyCall* c) { return !is_torch_fsdp_call(*c); });
+  return out;
+}
+
 /// Torch's FullyShardedDataParallel(...) (FSDP1) and fully_shard(...) (FSDP2), Lightning's FSDPStrategy(...).
 void collect_calls(const Document& doc, const PythonFacts& py, Launch& l) {
-  const auto fsdp1 = py.calls_named("FullyShardedDataParallel");
-  const auto fsdp2 = py.calls_named("fully_shard");
+  const auto fsdp1 = torch_fsdp_calls(py, "FullyShardedDataParallel");
+  const auto fsdp2 = torch_fsdp_calls(py, "fully_shard");
   const auto lightning = py.calls_named("FSDPStrategy");
   for (const PyCall* c : fsdp1) {
     l.add(make_setting(keys::kFsdpEnabled, Value::of_bool(true, c->callee_region), Value::of_bool(true), doc,

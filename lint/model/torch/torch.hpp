@@ -5,12 +5,22 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
+#include <vector>
 
 #include "lint/model/document.hpp"
 #include "lint/model/launch.hpp"
 #include "lint/model/resolve.hpp"
 
 namespace lint::model::torch {
+
+/// Whether a call named `FullyShardedDataParallel` or `fully_shard` is torch's: the bare name (imported, or from a
+/// star import) or a name qualified into `torch.`. A method of the project's own objects
+/// (`model.fully_shard(config)`, a framework's wrapper) or a name imported from another package is not.
+bool is_torch_fsdp_call(const PyCall& c);
+
+/// The calls of `py` named `name` (FullyShardedDataParallel / fully_shard) that are torch's (is_torch_fsdp_call).
+std::vector<const PyCall*> torch_fsdp_calls(const PythonFacts& py, std::string_view name);
 
 /// FullyShardedDataParallel(...) (FSDP1), fully_shard(...) (FSDP2), Lightning's FSDPStrategy(...).
 void collect_calls(const Document& doc, const PythonFacts& py, Launch& l);
