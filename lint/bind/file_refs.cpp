@@ -5,6 +5,7 @@
 
 #include "lint/bind/ci_workflow.hpp"
 #include "lint/config/project_root.hpp"
+#include "lint/source/read_boundary.hpp"
 
 namespace lint::bind {
 
@@ -43,7 +44,14 @@ std::vector<std::string> path_candidates(const model::Document& script_doc, cons
   // Where the command runs, as the launch implies it, never the working directory of launchlint: the folder a
   // `cd` earlier in the script or a CI step's working-directory names, the script's folder (make runs recipes
   // there), then each project root above the script, nearest first (scripts are usually run from the repository
-  // root). Only a project without any root marker falls back to the working directory.
+  // root).
+  // A candidate is spelled as the script's path is (absolute, or relative to the working directory), as the run's
+  // documents are.
+  const bool absolute = fs::path(script_doc.path()).is_absolute();
+  auto spelled = [&](const fs::path& p) {
+    const std::string normal = p.lexically_normal().generic_string();
+    return absolute ? normal : config::shown_path(normal);
+  };
   std::string dir = fs::path(script_doc.path()).parent_path().generic_string();
   std::vector<std::string> roots = config::project_roots(script_doc.path());
   // A CI workflow's steps run from the repository root, the folder holding .github/.
@@ -52,6 +60,11 @@ std::vector<std::string> path_candidates(const model::Document& script_doc, cons
     dir = script_doc.path().substr(0, script_doc.path().find(".github/workflows/"));
     if (!dir.empty() && dir.back() == '/') dir.pop_back();
   }
+  // Without any root marker (a tree unpacked from an archive, no .git), the folder being linted that holds the
+  // script (the run's boundary: source::boundary_folder_of) stands in for the project root, so the answer is the
+  // same wherever launchlint runs; only outside a run (no boundary) the working directory does.
+  const fs::path bound =
+      roots.empty() && !ci ? source::boundary_folder_of(dir.empty() ? std::string(".") : dir) : fs::path();
   if (workdir != nullptr && !workdir->path.empty()) {
     if (workdir->path.front() == '/') {
       add(join_path(workdir->path, w.text));
@@ -59,37 +72,43 @@ std::vector<std::string> path_candidates(const model::Document& script_doc, cons
       add(join_path(join_path(dir, workdir->path), w.text));
     } else {
       for (const std::string& root : roots)
-        add(config::shown_path((fs::path(root) / workdir->path / w.text).lexically_normal().generic_string()));
-      if (roots.empty()) add(join_path(workdir->path, w.text));
+        add(spelled(fs::path(root) / workdir->path / w.text));
+      if (roots.empty()) add(bound.empty() ? join_path(workdir->path, w.text) : spelled(bound / workdir->path / w.text));
     }
   }
   add(join_path(dir, w.text));
   // Then the folders between the script and the nearest project root, nearest first: scripts kept in a
   // subfolder are often run from a folder above it (`bash training_scripts/llama2/run.sh` from the folder that
   // holds main.py).
-  // Without any root marker (a tree unpacked from an archive, no .git), the folder launchlint runs in bounds
-  // the walk, when the script lies under it.
+  // Without a root marker, the boundary folder (else the working directory) bounds the walk and is looked in last.
   if (!ci) {
     std::error_code ec;
     fs::path root;
     if (!roots.empty()) {
       root = fs::path(roots.front()).lexically_normal();
     } else {
-      root = fs::current_path(ec).lexically_normal();
+      root = bound.empty() ? fs::current_path(ec).lexically_normal() : bound;
     }
     fs::path up = fs::absolute(dir.empty() ? fs::path(".") : fs::path(dir), ec).lexically_normal();
-    const std::string under = up.lexically_relative(root).generic_string();
+    // Compared with the root as the file system has them (links resolved), spelled as written.
+    fs::path up_real = bound.empty() ? up : fs::weakly_canonical(up, ec);
+    const std::string under = up_real.lexically_relative(root).generic_string();
     if (roots.empty() && (under.empty() || under.starts_with("..")))
       ec = std::make_error_code(std::errc::invalid_argument);
     for (int depth = 0; depth < 8 && !ec && up.has_parent_path() && up.parent_path() != up; ++depth) {
       up = up.parent_path();
-      if (up == root || up.generic_string().size() < root.generic_string().size()) break;
-      add(config::shown_path((up / w.text).lexically_normal().generic_string()));
+      up_real = up_real.parent_path();
+      if (up_real == root || up_real.generic_string().size() < root.generic_string().size()) break;
+      add(spelled(up / w.text));
     }
   }
-  for (const std::string& root : roots)
-    add(config::shown_path((fs::path(root) / w.text).lexically_normal().generic_string()));
-  if (roots.empty()) add(join_path("", w.text));
+  for (const std::string& root : roots) add(spelled(fs::path(root) / w.text));
+  if (roots.empty()) {
+    if (!bound.empty())
+      add(spelled(bound / w.text));
+    else
+      add(join_path("", w.text));
+  }
   return out;
 }
 

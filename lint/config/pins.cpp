@@ -1,6 +1,7 @@
 #include "lint/config/pins.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <filesystem>
 #include <set>
@@ -220,6 +221,94 @@ bool is_requirements_txt(std::string_view name) {
   return name.starts_with("requirements") && name.ends_with(".txt");
 }
 
+/// An install script (`install.sh`, `setup_env.sh`, ...) or a Dockerfile: the project's own record of what it
+/// installs when it has no requirements file, or beside one.
+bool is_install_script(std::string_view name) {
+  return name == "Dockerfile" ||
+         ((name.starts_with("install") || name.starts_with("setup")) && name.ends_with(".sh") && name.size() > 3);
+}
+
+/// pip's options that take the next word as their value: what follows them is no requirement.
+bool pip_option_takes_value(std::string_view w) {
+  static constexpr std::array<std::string_view, 18> kWithValue = {
+      "-r", "--requirement", "-c", "--constraint", "-e", "--editable", "-i", "--index-url", "--extra-index-url",
+      "-f", "--find-links", "-t", "--target", "--prefix", "--root", "--trusted-host", "--platform",
+      "--python-version"};
+  return std::find(kWithValue.begin(), kWithValue.end(), w) != kWithValue.end();
+}
+
+/// The `pip install` commands of an install script or a Dockerfile's RUN lines, read as text (never run): each word
+/// after `install` that is a requirement (`"transformers==4.40.0"`, `accelerate==0.33.0`), up to the end of the
+/// command (`&&`, `;`, `|`, a comment). `pip install`, `pip3 install`, `python -m pip install` and `uv pip install`
+/// are read; words with a variable (`torch==$TORCH`) or an option's value (`-r requirements.txt`) are not pins.
+void install_commands(const std::string& path, const std::string& text, std::vector<Pin>& out) {
+  std::size_t pos = 0;
+  int line_no = 1;
+  while (pos < text.size()) {
+    // One logical line: a `\` before the line break continues it.
+    const int first_line = line_no;
+    std::string logical;
+    while (pos < text.size()) {
+      std::size_t nl = text.find('\n', pos);
+      if (nl == std::string::npos) nl = text.size();
+      std::string_view piece(text.data() + pos, nl - pos);
+      if (!piece.empty() && piece.back() == '\r') piece.remove_suffix(1);
+      pos = nl + 1;
+      ++line_no;
+      if (!piece.empty() && piece.back() == '\\') {
+        piece.remove_suffix(1);
+        logical.append(piece);
+        logical.push_back(' ');
+        continue;
+      }
+      logical.append(piece);
+      break;
+    }
+    std::vector<std::string> words;
+    std::string word;
+    char quote = 0;
+    auto flush = [&] {
+      if (!word.empty()) words.push_back(std::move(word));
+      word.clear();
+    };
+    for (std::size_t i = 0; i < logical.size(); ++i) {
+      const char c = logical[i];
+      if (quote != 0) {
+        if (c == quote)
+          quote = 0;
+        else
+          word.push_back(c);
+      } else if (c == '"' || c == '\'') {
+        quote = c;
+      } else if (c == '#' && word.empty()) {
+        break;  // a comment
+      } else if (c == ';' || c == '|' || c == '&') {
+        flush();
+        words.emplace_back(1, ';');  // the end of a command
+      } else if (std::isspace(static_cast<unsigned char>(c)) != 0) {
+        flush();
+      } else {
+        word.push_back(c);
+      }
+    }
+    flush();
+    for (std::size_t i = 0; i + 1 < words.size(); ++i) {
+      const std::string& w = words[i];
+      const bool pip = w == "pip" || w == "pip3" || w.ends_with("/pip") || w.ends_with("/pip3");
+      if (!pip || words[i + 1] != "install") continue;
+      for (std::size_t j = i + 2; j < words.size() && words[j] != ";"; ++j) {
+        const std::string& arg = words[j];
+        if (arg.starts_with("-")) {
+          if (pip_option_takes_value(arg)) ++j;
+          continue;
+        }
+        if (arg.find('$') != std::string::npos || arg.find('/') != std::string::npos) continue;
+        if (auto r = parse_requirement(arg)) add_pin(out, *r, arg, path, first_line);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::optional<Requirement> parse_requirement(std::string_view text) {
@@ -326,7 +415,7 @@ std::string poetry_to_specifiers(std::string_view constraint) {
 
 bool is_dependency_file(std::string_view name) {
   return is_requirements_txt(name) || name == "pyproject.toml" || name == "setup.cfg" || name == "setup.py" ||
-         name == "environment.yml" || name == "environment.yaml";
+         name == "environment.yml" || name == "environment.yaml" || is_install_script(name);
 }
 
 std::vector<Pin> pins_in_file(const std::string& path, const std::string& text) {
@@ -342,6 +431,8 @@ std::vector<Pin> pins_in_file(const std::string& path, const std::string& text) 
     environment_yml(path, text, out);
   else if (is_requirements_txt(name) || fs::path(path).parent_path().filename() == "requirements")
     requirements_txt(path, text, out);
+  else if (is_install_script(name))
+    install_commands(path, text, out);
   return out;
 }
 
@@ -367,6 +458,13 @@ std::vector<Pin> detect_pins(const std::vector<std::string>& folders) {
     std::sort(reqs.begin(), reqs.end());
     files.insert(files.end(), reqs.begin(), reqs.end());
     for (const char* fixed : {"environment.yml", "environment.yaml"}) files.push_back((dir / fixed).string());
+    // Install scripts and a Dockerfile last: a requirements file, where there is one, is the project's own record.
+    std::vector<std::string> scripts;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+      if (is_install_script(it->path().filename().string())) scripts.push_back(it->path().string());
+    }
+    std::sort(scripts.begin(), scripts.end());
+    files.insert(files.end(), scripts.begin(), scripts.end());
     for (const std::string& f : files) {
       if (!fs::is_regular_file(f, ec) || !seen.insert(fs::weakly_canonical(f, ec).string()).second) continue;
       source::ReadResult read = source::read_regular_file(f, kMaxDependencyFileBytes);

@@ -2,7 +2,8 @@
 // requirements/*.txt), pyproject.toml (`[project] dependencies`, `[project.optional-dependencies]`,
 // `[dependency-groups]`, `[tool.poetry.dependencies]`), setup.cfg (`install_requires`, `extras_require`), setup.py
 // (requirement string literals, read as text) and
-// conda's environment.yml (conda specs and its `pip:` list). docs/versions.md describes what is assumed.
+// conda's environment.yml (conda specs and its `pip:` list), and the `pip install` commands of an install script
+// (`install*.sh`, `setup*.sh`) or a Dockerfile, read as text. docs/versions.md describes what is assumed.
 #pragma once
 
 #include <optional>
@@ -51,7 +52,8 @@ std::vector<Pin> pins_in_file(const std::string& path, const std::string& text);
 bool is_dependency_file(std::string_view filename);
 
 /// The pins found in `folders` (each searched without recursion, plus its `requirements/` folder), first folder
-/// first; within one, pyproject.toml, setup.cfg, requirements*.txt (sorted), environment.yml. The first pin of a
+/// first; within one, pyproject.toml, setup.cfg, requirements*.txt (sorted), environment.yml, then install scripts and a
+/// Dockerfile (`pip install` commands, sorted). The first pin of a
 /// library wins, except that an exact pin (`==`) beats an earlier range.
 std::vector<Pin> detect_pins(const std::vector<std::string>& folders);
 

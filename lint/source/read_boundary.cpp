@@ -37,4 +37,16 @@ bool may_read(const std::string& path) {
   return !b || inside_roots(path, *b);
 }
 
+fs::path boundary_folder_of(const std::string& path) {
+  const auto& b = boundary();
+  if (!b) return {};
+  fs::path best;
+  std::error_code ec;
+  for (const fs::path& root : *b) {
+    if (root.native().size() <= best.native().size() || !fs::is_directory(root, ec)) continue;
+    if (inside_roots(path, {root})) best = root;
+  }
+  return best;
+}
+
 }  // namespace lint::source

@@ -21,4 +21,8 @@ void clear_read_boundary();
 /// True when no boundary is set, or `path` is inside it.
 bool may_read(const std::string& path);
 
+/// The innermost folder of the boundary that holds `path` (canonical: made absolute, links resolved), the folder
+/// being linted or the repository holding it; empty when no boundary is set or none holds it.
+std::filesystem::path boundary_folder_of(const std::string& path);
+
 }  // namespace lint::source

@@ -1,6 +1,7 @@
 // ACC008: an fsdp_config sub-key accelerate never reads (typo, or the removed fsdp_backward_prefetch_policy).
 #include <vector>
 
+#include "lint/model/versions.hpp"
 #include "rules/fix_support.hpp"
 #include "rules/support.hpp"
 
@@ -29,6 +30,9 @@ class UnknownFsdpConfigKey final : public rule::Rule {
       };
       auto spelled = [&](std::string_view full) { return std::string(prefixed_style ? full : full.substr(5)); };
       if (prefixed == "fsdp_backward_prefetch_policy") {
+        // Before accelerate 1.0 the old key was still read (a FutureWarning, its value passed on as
+        // fsdp_backward_prefetch); it is dead only from 1.0 (commit 79a84264).
+        if (!model::target_versions().at_least("accelerate", model::Version{1, 0, 0})) continue;
         // The old key took the same BackwardPrefetch names; a rename makes the value take effect: unsafe.
         if (target_free("fsdp_backward_prefetch"))
           fix = fixes::rename_key(doc, e.key.region, e.key.text, spelled("fsdp_backward_prefetch"),

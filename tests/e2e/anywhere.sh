@@ -77,8 +77,31 @@ else
 fi
 outside=$(findings "$u/bert/bash_script" XTC)
 if grep -q " LL006 .*run_glue.py" <<<"$outside"; then
-  echo "ok   the walk stops at the folder launchlint runs in"
+  echo "ok   the walk stops at the folder being linted"
 else
-  echo "FAIL walk above the working directory:"; echo "$outside"; fail=1
+  echo "FAIL walk above the folder being linted:"; echo "$outside"; fail=1
+fi
+# The same tree linted by its absolute path from folders outside it, and by a relative path from its parent: the
+# folder being linted bounds the walk, not the working directory, and a file found by the walk is the run's own
+# document (spelled as the linted path is), so its findings are neither lost nor reported twice.
+cp "$p/configs/fsdp.yaml" "$u/fsdp.yaml"
+printf '#!/usr/bin/env bash
+accelerate launch --config_file fsdp.yaml bert/run_glue.py
+' > "$u/bert/bash_script/launch.sh"
+# Messages name files as the linted path spells them: compared without that spelling.
+unspelled() { sed -e "s|$u/||g" -e 's|`unpacked/|`|g'; }
+bare=$(findings "$u" . | unspelled)
+for where in / "$repo" "$tmp"; do
+  got=$(findings "$where" "$u" | unspelled)
+  if [ "$got" = "$bare" ]; then echo "ok   identical findings for the absolute path from $where"; else
+    echo "FAIL absolute path from $where:"; diff <(echo "$bare") <(echo "$got"); fail=1; fi
+done
+got=$(findings "$tmp" unpacked | unspelled)
+if [ "$got" = "$bare" ]; then echo "ok   identical findings for a relative path from the parent folder"; else
+  echo "FAIL relative path from the parent folder:"; diff <(echo "$bare") <(echo "$got"); fail=1; fi
+if [ "$(grep -c "^fsdp.yaml:10:27 FSDP001" <<<"$bare")" = 1 ]; then
+  echo "ok   the config two folders above the launch script is bound once"
+else
+  echo "FAIL config not bound once:"; echo "$bare"; fail=1
 fi
 exit $fail

@@ -39,7 +39,12 @@ void collect_config(const Document& doc, Launch& l, bool fsdp_section_read) {
                          Origin::ConfigFile, k));
     } else if (k == "fsdp_config" && e.value.is_map() && fsdp_section_read) {
       for (const parse::Entry& f : e.value.entries) {
-        const std::string prefixed = fsdp_config_key(f.key.text);
+        std::string prefixed = fsdp_config_key(f.key.text);
+        // Before accelerate 1.0 the launcher still read the old name and passed it on as fsdp_backward_prefetch
+        // (with a FutureWarning); from 1.0 it is dead (commit 79a84264; ACC008).
+        if (prefixed == "fsdp_backward_prefetch_policy" && target_versions().before("accelerate", Version{1, 0, 0}) &&
+            e.value.find("fsdp_backward_prefetch") == nullptr && e.value.find("backward_prefetch") == nullptr)
+          prefixed = "fsdp_backward_prefetch";
         const FsdpKey* info = find_fsdp_key(prefixed);
         if (info == nullptr) continue;
         const Value fw = value_of(f.value);

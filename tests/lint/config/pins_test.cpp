@@ -211,3 +211,43 @@ TEST_CASE("a library installed from a URL has an unknown version", "[pins]") {
   CHECK_FALSE(tv.before("deepspeed", Version{0, 17, 1}));
   CHECK_FALSE(tv.get("deepspeed").is_default);
 }
+
+TEST_CASE("install scripts and Dockerfiles: the requirements of their pip install commands", "[pins]") {
+  const std::string text =
+      "#!/bin/bash\n"
+      "# pip install torch==1.0 in a comment\n"
+      "pip install -r requirements.txt --index-url https://download.pytorch.org/whl/cu121\n"
+      "pip install \"accelerate==0.33.0\" 'peft==0.12.0' && pip install -U trl\n"
+      "python -m pip install --no-deps \\\n"
+      "    transformers==4.44.2 deepspeed==$DS_VERSION ./local_pkg\n"
+      "echo torch==2.1 ; pip3 install lightning>=2.2,<2.3\n";
+  const auto pins = pins_in_file("install.sh", text);
+  REQUIRE(pins.size() == 4);
+  CHECK(pin_of(pins, "accelerate")->line == 4);
+  CHECK(pin_of(pins, "accelerate")->written == "accelerate==0.33.0");
+  CHECK(pin_of(pins, "peft")->range.low == Version{0, 12, 0});
+  CHECK(pin_of(pins, "trl") == nullptr);  // no version
+  CHECK(pin_of(pins, "transformers")->line == 5);  // the command's first line
+  CHECK(pin_of(pins, "deepspeed") == nullptr);     // a variable
+  CHECK(pin_of(pins, "torch") == nullptr);         // not a pip install command
+  CHECK(pin_of(pins, "lightning")->range.high == Version{2, 3, 0});
+  const auto docker = pins_in_file("Dockerfile", "FROM python:3.11\nRUN pip install --upgrade transformers==4.40.0\n");
+  REQUIRE(docker.size() == 1);
+  CHECK(docker[0].line == 2);
+  CHECK(pins_in_file("train.sh", "pip install transformers==4.40.0\n").empty());  // a launch script is no record
+}
+
+TEST_CASE("detected pins: an install script counts after the requirements files", "[pins]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("launchlint-pins-install-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "requirements.txt") << "transformers>=4.40\n";
+  std::ofstream(dir / "install.sh") << "pip install transformers==4.44.2 accelerate==0.33.0\n";
+  lint::model::TargetVersions tv;
+  lint::config::apply_pins(lint::config::detect_pins({dir.string()}), {}, tv);
+  CHECK(tv.get("accelerate").display() == "0.33");
+  CHECK(tv.get("accelerate").origin.ends_with("install.sh:1"));
+  CHECK(tv.get("transformers").display() == "4.44.2");  // an exact pin beats the earlier range
+  fs::remove_all(dir);
+}
