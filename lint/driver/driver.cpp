@@ -233,6 +233,40 @@ bool reload_config(model::Document& doc) {
   return false;
 }
 
+/// Whether a Python file's first two lines declare an encoding other than UTF-8 (PEP 263:
+/// `^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)`).
+bool declares_other_encoding(std::string_view t) {
+  for (int line = 0; line < 2 && !t.empty(); ++line) {
+    const std::size_t nl = t.find('\n');
+    std::string_view l = t.substr(0, nl);
+    t = nl == std::string_view::npos ? std::string_view() : t.substr(nl + 1);
+    const std::size_t first = l.find_first_not_of(" \t\f");
+    if (first == std::string_view::npos || l[first] != '#') continue;
+    const std::size_t at = l.find("coding", first);
+    if (at == std::string_view::npos || at + 6 >= l.size() || (l[at + 6] != ':' && l[at + 6] != '=')) continue;
+    std::size_t b = at + 7;
+    while (b < l.size() && (l[b] == ' ' || l[b] == '\t')) ++b;
+    std::string name;
+    for (; b < l.size() && (std::isalnum(static_cast<unsigned char>(l[b])) != 0 || l[b] == '-' || l[b] == '_' ||
+                            l[b] == '.');
+         ++b)
+      name += static_cast<char>(std::tolower(static_cast<unsigned char>(l[b])));
+    std::replace(name.begin(), name.end(), '_', '-');
+    return !name.empty() && name != "utf-8" && name != "utf8" && name != "utf-8-sig";
+  }
+  return false;
+}
+
+/// Each byte that does not belong to a valid UTF-8 sequence becomes `?`.
+void replace_invalid_utf8(std::string& s) {
+  std::size_t bad = 0;
+  std::size_t from = 0;
+  while (!source::is_valid_utf8(std::string_view(s).substr(from), &bad)) {
+    s[from + bad] = '?';
+    from += bad + 1;
+  }
+}
+
 std::unique_ptr<model::Document> load_document(std::string path, std::string text, bool explicitly_named) {
   auto doc = std::make_unique<model::Document>();
   doc->explicitly_named = explicitly_named;
@@ -249,7 +283,17 @@ std::unique_ptr<model::Document> load_document(std::string path, std::string tex
     return doc;
   }
   std::size_t bad = 0;
-  if (!source::is_valid_utf8(t, &bad)) {
+  if (!source::is_valid_utf8(t, &bad) && doc->format == parse::Format::Python && declares_other_encoding(t)) {
+    // A Python file that declares its encoding (PEP 263: `# encoding=gbk`) is valid Python: it is read with each
+    // byte that is not UTF-8 shown as `?` (the same length, so every position stays the file's), and its text is
+    // kept rather than read again from disk.
+    std::string text_utf8 = t;
+    replace_invalid_utf8(text_utf8);
+    doc->source = std::make_shared<source::SourceFile>(doc->source->path(), std::move(text_utf8));
+    doc->keep_text = true;
+  }
+  const std::string& content = doc->source->text();
+  if (!source::is_valid_utf8(content, &bad)) {
     doc->read_error = "not valid UTF-8";
     doc->read_error.set_region(doc->source->region(bad, bad + 1));
     return doc;
@@ -260,18 +304,18 @@ std::unique_ptr<model::Document> load_document(std::string path, std::string tex
     case parse::Format::Toml: {
       load_config(*doc);
       doc->report_parse_errors = explicitly_named || doc->kind != model::DocKind::Unknown ||
-                                 (!doc->config->errors.empty() && model::config_text_may_matter(t));
+                                 (!doc->config->errors.empty() && model::config_text_may_matter(content));
       break;
     }
     case parse::Format::Python: {
-      if (!explicitly_named && !model::python_may_matter(t)) break;
+      if (!explicitly_named && !model::python_may_matter(content)) break;
       doc->kind = model::DocKind::PythonScript;
       doc->report_parse_errors = true;
       doc->python = std::make_unique<model::PythonFacts>(model::read_python_facts(*doc->source));
       break;
     }
     case parse::Format::Shell: {
-      if (!shell_may_matter(t)) break;
+      if (!shell_may_matter(content)) break;
       doc->kind = model::DocKind::LaunchScript;
       doc->report_parse_errors = true;
       const std::string name = fs::path(doc->path()).filename().string();
@@ -484,7 +528,7 @@ std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::D
   const auto read_for_binding = [&options](const std::string& path, bool named) {
     bool from_disk = false;
     std::unique_ptr<model::Document> doc = read_document(path, named, options.overlay, &from_disk);
-    if (from_disk) doc->source->release(kMaxFileBytes);
+    if (from_disk && !doc->keep_text) doc->source->release(kMaxFileBytes);
     return doc;
   };
   bind::DocumentSet docs(
@@ -876,7 +920,7 @@ RunResult run(const rule::RuleTable& rules, const RunOptions& options) {
           d.launch_commands.empty() && d.shell_errors.empty() && !d.config.held())
         return true;
     }
-    if (from_disk) d.source->release(kMaxFileBytes);
+    if (from_disk && !d.keep_text) d.source->release(kMaxFileBytes);
     return false;
   };
   const auto prepare = [&](std::size_t n) {  // before loading: the finishing step writes by index

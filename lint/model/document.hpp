@@ -139,6 +139,7 @@ struct Document {
   bool outside_project = false;      ///< a reference outside the project boundary: not read (LL002, info)
   bool report_parse_errors = false;  ///< parse errors are findings (a launch file, or named explicitly)
   bool explicitly_named = false;     ///< given on the command line rather than found in a directory
+  bool keep_text = false;  ///< text made valid UTF-8 in memory (Python declaring another encoding): never released
 
   [[nodiscard]] const std::string& path() const { return source->path(); }
   /// Parse errors of whichever loader ran (LL001).
