@@ -8,6 +8,7 @@
 
 #include "lint/model/deepspeed_facts.hpp"
 #include "lint/model/launch_command.hpp"
+#include "lint/model/lazy_config.hpp"
 #include "lint/model/query.hpp"
 #include "lint/model/resolve.hpp"
 #include "lint/parse/integer.hpp"
@@ -254,6 +255,15 @@ struct Reader {
           if (auto v = int_of(a->value); v && *v > 0) into.set(*v, site_of(doc, a->region, std::string(key) + "="));
         }
       };
+      // xtuner's lazy `llm=dict(type=AutoModelForCausalLM.from_pretrained, pretrained_model_name_or_path=...)`.
+      if (const std::string lazy = model::lazy_config_type(c);
+          lazy.ends_with(".from_pretrained") && lazy.find("Tokenizer") == std::string::npos &&
+          lazy.find("Config") == std::string::npos && lazy.find("Processor") == std::string::npos) {
+        if (const model::PyArg* a = c.keyword("pretrained_model_name_or_path");
+            a != nullptr && a->value.kind == ValueKind::String)
+          set_model(a->value.text, site_of(doc, a->region, "from_pretrained("));
+        continue;
+      }
       if (c.name == "from_pretrained" && c.receiver.find("Tokenizer") == std::string::npos &&
           c.receiver.find("Config") == std::string::npos && c.callee.find("Tokenizer") == std::string::npos) {
         const model::PyArg* a = c.positional(0);

@@ -37,7 +37,8 @@ bool python_may_matter(std::string_view text) {
   // A script that no needle matches but that a launch runs is still read: the binder parses it when it binds it
   // (bind::DocumentSet::find_or_load), so its own command line (LCH007) is seen without reading every argparse
   // script of a repository.
-  static constexpr std::array<std::string_view, 17> kNeedles = {"FullyShardedDataParallel",
+  // `type=LoraConfig`: an xtuner config's lazy `lora=dict(type=LoraConfig, ...)` (model::lazy_config_type).
+  static constexpr std::array<std::string_view, 18> kNeedles = {"FullyShardedDataParallel",
                                                                 "fully_shard",
                                                                 "TrainingArguments",
                                                                 "Accelerator",
@@ -53,7 +54,8 @@ bool python_may_matter(std::string_view text) {
                                                                 "HfArgumentParser",
                                                                 "load_in_",
                                                                 "device_map",
-                                                                "unsloth"};
+                                                                "unsloth",
+                                                                "type=LoraConfig"};
   for (std::string_view n : kNeedles) {
     if (text.find(n) != std::string_view::npos) return true;
   }

@@ -5,6 +5,8 @@
 #include <iterator>
 #include <string_view>
 
+#include "lint/model/lazy_config.hpp"
+
 namespace lint::model {
 namespace {
 
@@ -64,7 +66,7 @@ bool python_call_read_by_name(std::string_view name, std::string_view callee) {
 }
 
 bool python_call_read(const PyCall& c) {
-  return python_call_read_by_name(c) || c.keyword(kReadKeyword) != nullptr;
+  return python_call_read_by_name(c) || c.keyword(kReadKeyword) != nullptr || !lazy_config_type(c).empty();
 }
 
 bool python_attribute_assignment_read(const PyAttributeAssignment& a) {

@@ -12,8 +12,8 @@
 namespace lint::model {
 
 /// Whether something reads this call: its name (`from_pretrained`, `TrainingArguments`, a name ending in `Trainer`
-/// or `Config`, ...), its callee's module (`trl`, `deepspeed`, `torch.optim`, ...) or a `peft_config=` keyword
-/// (kReadKeyword).
+/// or `Config`, ...), its callee's module (`trl`, `deepspeed`, `torch.optim`, ...), a `peft_config=` keyword
+/// (kReadKeyword), or, for a lazy-config `dict(type=..., ...)`, the callable it builds (lazy_config_type).
 bool python_call_read(const PyCall& c);
 
 /// python_call_read by the name and callee alone, before the arguments are known.

@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "lint/model/lazy_config.hpp"
 #include "lint/model/python_calls_read.hpp"
 #include "lint/model/python_walk_tables.hpp"
 #include "lint/parse/reader_support.hpp"
@@ -32,6 +33,13 @@
 extern "C" const TSLanguage* tree_sitter_python(void);
 
 namespace lint::model {
+
+std::string lazy_config_type(const PyCall& call) {
+  if (call.callee != "dict" || !call.receiver.empty() || call.has_unresolved_unpacking) return {};
+  const PyArg* t = call.keyword("type");
+  if (t == nullptr || t->value.kind != ValueKind::Object || t->value.text.find('.') == std::string::npos) return {};
+  return t->value.text;
+}
 
 const PyArg* PyCall::keyword(std::string_view key) const {
   const PyArg* found = nullptr;
@@ -794,7 +802,7 @@ class Extractor {
     for (const Pending& p : pending_calls_) {
       if (read_only_) {
         std::string callee = callee_of(launchlint_child_by_field_id(p.node, g_.f_function), p.scope, false).qualified;
-        if (!python_call_read_by_name(last_component(callee), callee) && !arguments_may_be_read(p)) {
+        if (!python_call_read_by_name(last_component(callee), callee) && !arguments_may_be_read(p, callee)) {
           callees_left_.insert(std::move(callee));
           continue;
         }
@@ -1698,14 +1706,17 @@ class Extractor {
   }
 
   /// Whether resolving a call's arguments could make python_call_read accept it (a `peft_config=` keyword, written
-  /// or unpacked from `**`) or change what is kept of it (`*` / `**` unpacking: has_unresolved_unpacking).
-  bool arguments_may_be_read(const Pending& p) {
+  /// or unpacked from `**`; the `type=` of a lazy-config `dict(...)`, lazy_config_type) or change what is kept of it
+  /// (`*` / `**` unpacking: has_unresolved_unpacking).
+  bool arguments_may_be_read(const Pending& p, std::string_view callee) {
     const TSNode args = launchlint_child_by_field_id(p.node, g_.f_arguments);
     if (!is(args, g_.argument_list)) return false;
+    const bool lazy = callee == "dict";
     bool may = false;
     kids_.each(args, [&](const LaunchlintTreeStep& a) {
       may = a.symbol == g_.dictionary_splat || a.symbol == g_.list_splat ||
-            (a.symbol == g_.keyword_argument && text(a.node).starts_with(kReadKeyword));
+            (a.symbol == g_.keyword_argument &&
+             (text(a.node).starts_with(kReadKeyword) || (lazy && text(a.node).starts_with("type"))));
       return !may;
     });
     return may;

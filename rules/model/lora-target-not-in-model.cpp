@@ -11,6 +11,7 @@
 
 #include "lint/memory/shape.hpp"
 #include "lint/model/deepspeed_facts.hpp"
+#include "lint/model/lazy_config.hpp"
 #include "lint/model/versions.hpp"
 #include "rules/support.hpp"
 
@@ -240,7 +241,10 @@ std::optional<Targets> written_targets(const model::Launch& l) {
   int sources = 0;
   for (const model::Document* d : l.documents) {
     if (d->kind == model::DocKind::PythonScript && d->python) {
-      for (const model::PyCall* c : d->python->calls_named("LoraConfig")) {
+      for (const model::PyCall& call : d->python->calls) {
+        // `LoraConfig(...)`, or the lazy `dict(type=LoraConfig, ...)` of an xtuner config.
+        const model::PyCall* c = &call;
+        if (c->name != "LoraConfig" && !model::lazy_config_type(*c).ends_with(".LoraConfig")) continue;
         const model::PyArg* t = c->keyword("target_modules");
         if (t == nullptr) continue;
         ++sources;

@@ -1,0 +1,22 @@
+CUDA_VISIBLE_DEVICES=0 python src/train_bash.py \
+    --model_name_or_path Baichuan2-13B-Base \
+    --do_train \
+    --dataset example_text2sql \
+    --max_source_length 1024 \
+    --max_target_length 512 \
+    --template default \
+    --finetuning_type lora \
+    --lora_rank 32 \
+    --lora_alpha 64 \
+    --lora_target q_proj,v_proj \
+    --output_dir path_to_sft_checkpoint \
+    --overwrite_cache \
+    --per_device_train_batch_size 4 \
+    --gradient_accumulation_steps 4 \
+    --lr_scheduler_type cosine \
+    --logging_steps 10 \
+    --save_steps 1000 \
+    --learning_rate 5e-5 \
+    --num_train_epochs 6.0 \
+    --plot_loss \
+    --fp16

@@ -1,0 +1,17 @@
+torchrun --nproc_per_node=4 --master_port=20001 fastchat/train/train.py \
+    --model_name_or_path EleutherAI/pythia-12b \
+    --data_path playground/data/dummy.json \
+    --bf16 True \
+    --output_dir output \
+    --num_train_epochs 3 \
+    --per_device_train_batch_size 2 \
+    --gradient_accumulation_steps 16 \
+    --save_strategy "steps" \
+    --save_steps 1200 \
+    --learning_rate 2e-5 \
+    --lr_scheduler_type "cosine" \
+    --fsdp "full_shard auto_wrap" \
+    --fsdp_transformer_layer_cls_to_wrap 'LlamaDecoderLayer' \
+    --tf32 True \
+    --model_max_length 2048 \
+    --gradient_checkpointing True

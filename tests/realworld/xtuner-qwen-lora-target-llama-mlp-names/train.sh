@@ -1,0 +1,1 @@
+xtuner train qwen_7b_chat_qlora_custom_e3.py
