@@ -150,7 +150,7 @@ std::vector<parse::LaunchCommand> commands_and_workdirs(const model::Document& d
     for (const auto& [b, e, checkout] : step_checkouts) {
       if (at < b || at >= e) continue;
       parse::WorkDir& wd = (*workdirs)[at];
-      if (wd.from_script_dir || (!wd.path.empty() && wd.path.front() == '/')) break;
+      if (wd.unknown || wd.from_script_dir || (!wd.path.empty() && wd.path.front() == '/')) break;
       const std::string rel = workspace_relative(wd.path);
       if (rel == checkout || rel.starts_with(checkout + "/")) {
         wd.path = rel.size() == checkout.size() ? "" : rel.substr(checkout.size() + 1);

@@ -21,8 +21,8 @@ struct DeclaredLaunch {
   std::size_t command_end = 0;
 };
 
-/// The launch commands of one declared launch: a command string is read as shell in place (the rest of the config
-/// blanked, so positions stay those of the config file), a file list becomes `accelerate launch [--config_file c]
+/// The launch commands of one declared launch: a command string is read as shell on its own and its positions placed
+/// in the config file (linear in the command, whatever the config holds), a file list becomes `accelerate launch [--config_file c]
 /// [script.py]`. `config` is the loaded project config.
 std::vector<parse::LaunchCommand> declared_commands(const DeclaredLaunch& declared, const model::Document& config);
 

@@ -123,16 +123,16 @@ Workdirs command_workdirs(const model::Document& script_doc) {
 }
 
 FileRefs referenced_files(const model::Document& script_doc, const parse::LaunchCommand& cmd) {
-  return referenced_files(script_doc, cmd, command_workdirs(script_doc));
+  const Workdirs workdirs = command_workdirs(script_doc);
+  const auto wd = workdirs.find(cmd.region.begin_byte);
+  return referenced_files(script_doc, cmd, wd == workdirs.end() ? nullptr : &wd->second);
 }
 
 FileRefs referenced_files(const model::Document& script_doc, const parse::LaunchCommand& cmd,
-                          const Workdirs& workdirs) {
+                          const parse::WorkDir* workdir) {
   using parse::LaunchTool;
   FileRefs refs;
   // Where the command runs, when its script or CI step says.
-  const auto wd = workdirs.find(cmd.region.begin_byte);
-  const parse::WorkDir* workdir = wd == workdirs.end() ? nullptr : &wd->second;
   if (workdir != nullptr) refs.workdir = *workdir;
   auto add = [&](std::vector<std::string>& into, const parse::Word& w, const char* role = nullptr) {
     std::vector<std::string> c = path_candidates(script_doc, w, workdir);

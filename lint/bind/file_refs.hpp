@@ -42,9 +42,10 @@ using Workdirs = std::map<std::size_t, parse::WorkDir>;
 Workdirs command_workdirs(const model::Document& script_doc);
 
 FileRefs referenced_files(const model::Document& script_doc, const parse::LaunchCommand& command);
-/// The same with the script's command_workdirs already read.
+/// The same with where the command runs already known (`workdir`: the script's command_workdirs entry for the
+/// command, nullptr when the script does not move it).
 FileRefs referenced_files(const model::Document& script_doc, const parse::LaunchCommand& command,
-                          const Workdirs& workdirs);
+                          const parse::WorkDir* workdir);
 
 /// The DeepSpeed JSON a LLaMA-Factory YAML names (`deepspeed: path`), relative to where llamafactory-cli runs (the
 /// launch script's folder, then the working directory); empty when it names none.

@@ -626,7 +626,10 @@ std::vector<model::Launch> bind_and_resolve(std::vector<std::unique_ptr<model::D
                [&](std::size_t i) { scripts[i]->second = bind::command_workdirs(*scripts[i]->first); });
   std::vector<bind::FileRefs> refs(commands.size());
   parallel_for(commands.size(), jobs, [&](std::size_t i) {
-    refs[i] = bind::referenced_files(*commands[i].document, commands[i].command, workdirs.at(commands[i].document));
+    const bind::Workdirs& script_workdirs = workdirs.at(commands[i].document);
+    const auto wd = script_workdirs.find(commands[i].command.region.begin_byte);
+    refs[i] = bind::referenced_files(*commands[i].document, commands[i].command,
+                                     wd == script_workdirs.end() ? nullptr : &wd->second);
   });
   workdirs.clear();
   // Streaming, a script's facts are kept packed: a lookup of the binder unpacks them, and they are given back once

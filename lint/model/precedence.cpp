@@ -183,6 +183,13 @@ Setting make_setting(std::string_view key, Value value, const Value& written, co
   return s;
 }
 
+Setting call_default_setting(std::string_view key, Value value, const Document& doc, source::Region region,
+                             Origin origin, const std::string& call_name) {
+  Setting s = make_setting(key, std::move(value), Value{}, doc, region, origin, call_name + "(...) default");
+  s.call_default = true;
+  return s;
+}
+
 Setting default_setting(std::string_view key, Value value, SourceKind source, std::string note) {
   Setting s;
   s.key = std::string(key);

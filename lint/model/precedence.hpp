@@ -47,6 +47,11 @@ Setting make_setting(std::string_view key, Value value, const Value& written, co
                      source::Region region, Origin origin, std::string spelled,
                      SourceKind source = SourceKind::Unspecified);
 
+/// A call's own default for a keyword the call leaves out (Setting::call_default), placed at the call `call_name`
+/// (`region`: its callee) and spelled `DPOConfig(...) default`.
+Setting call_default_setting(std::string_view key, Value value, const Document& doc, source::Region region,
+                             Origin origin, const std::string& call_name);
+
 /// A default (no place in a file). `note` says whose default it is (presentation only).
 Setting default_setting(std::string_view key, Value value, SourceKind source, std::string note);
 

@@ -62,16 +62,17 @@ struct Setting {
   std::string spelled;  ///< how the user wrote the key: `fsdp_config.fsdp_sharding_strategy`, `--fsdp_version`
   std::string note;     ///< presentation only: for defaults, whose default it is ("accelerate launch default")
   SourceKind source = SourceKind::Unspecified;  ///< what precedence reads (Unspecified: derived from origin)
+  /// A call's own default (`DPOConfig(...)` leaving `gradient_checkpointing` out): the value the class gives a
+  /// keyword the call does not pass, placed at the call. Not written by the user: there is nothing to remove.
+  bool call_default = false;
 };
 
 /// The typed source of `s`: its own when set, else the one its Origin implies (Default: a library default).
 SourceKind source_kind_of(const Setting& s);
 
-/// How a call's own default is spelled (`DPOConfig(...) default`): the value a class gives a keyword the call
-/// leaves out, placed at the call. It is not written by the user: there is nothing to remove.
-inline constexpr std::string_view kCallDefaultSuffix = "(...) default";
+/// Whether `s` is a call's own default (model::call_default_setting).
 inline bool is_call_default(const Setting& s) {
-  return s.spelled.ends_with(kCallDefaultSuffix);
+  return s.call_default;
 }
 
 /// Canonical keys of the effective configuration.

@@ -355,7 +355,11 @@ class Extractor {
   /// `cd DIR`: later commands run in DIR. `cd "$(dirname "$0")"` (or BASH_SOURCE) is the script's own folder;
   /// any other folder that is not statically known makes the working directory unknown again.
   void change_directory(TSNode c, const std::vector<Word>& words) {
-    if (words.size() < 2 || words[1].text == "-") {
+    if (words.size() < 2) {  // `cd`: the home folder
+      workdir_ = unknown_workdir();
+      return;
+    }
+    if (words[1].text == "-") {
       workdir_.reset();
       return;
     }
@@ -363,11 +367,16 @@ class Extractor {
     if (dir.known) {
       if (!dir.text.empty() && dir.text.front() == '/') {
         workdir_ = WorkDir{dir.text, false, {}};
+      } else if (workdir_ && workdir_->unknown) {
+        // A known folder under an unknown one is still unknown.
       } else if (workdir_) {
         workdir_->path = workdir_->path.empty() || workdir_->path == "." ? dir.text : workdir_->path + "/" + dir.text;
       } else {
         workdir_ = WorkDir{dir.text, false, {}};
       }
+      // A folder path longer than the system's limit names no folder (and `cd a` repeated N times would copy an
+      // O(N) path into each of N commands: quadratic).
+      if (workdir_ && workdir_->path.size() > kMaxPath) workdir_ = unknown_workdir();
       return;
     }
     const std::string_view raw = text(c);
@@ -387,7 +396,15 @@ class Extractor {
         return;
       }
     }
-    workdir_.reset();
+    workdir_ = unknown_workdir();
+  }
+
+  static constexpr std::size_t kMaxPath = 4096;  // PATH_MAX on Linux
+
+  static WorkDir unknown_workdir() {
+    WorkDir w;
+    w.unknown = true;
+    return w;
   }
 
   static std::string basename(const std::string& s) {

@@ -16,10 +16,14 @@ struct WorkDir {
   /// A CI job that checks its repository out into this folder of the workspace (`actions/checkout` with
   /// `path: src`) and runs the command from the workspace: a relative path `src/x.py` is the repository's `x.py`.
   std::string checkout_path;
+  /// After a `cd` to a folder not statically known (`cd "$DIR"`, `cd` alone: $HOME): where the command runs is
+  /// unknown, and so is what a relative path names (`path` is empty).
+  bool unknown = false;
 };
 
 /// The working directory of each launch command that find_launch_commands(file, makefile) returns, by the byte
-/// offset where the command begins; commands the script does not move are absent.
+/// offset where the command begins; commands the script does not move are absent, commands after a `cd` to an unknown
+/// folder are WorkDir::unknown.
 std::map<std::size_t, WorkDir> command_workdirs(const source::SourceFile& file, bool makefile);
 
 }  // namespace lint::parse

@@ -40,4 +40,29 @@ T
 out=$("$bin" --format concise . 2>&1)
 grep -q "fsdp.yaml:4:[0-9]*: FSDP001" <<<"$out" || { echo "FAIL: file-list launch lost FSDP001"; echo "$out"; fail=1; }
 [ $fail -eq 0 ] && echo "ok   file-list launch"
+# 4. Positions of several commands, one of them on several lines, are those of launchlint.toml (each command is
+# parsed on its own and placed there).
+cat > launchlint.toml <<'T'
+# Two launches; the second one's command spans lines.
+[[launch]]
+name = "one"
+command = "accelerate launch --config_file fsdp.yaml --multi_gpu train.py --output_dir o"
+
+[[launch]]
+name = "two"
+command = """
+accelerate launch \
+  --config_file missing.yaml --multi_gpu \
+  train.py --output_dir o
+"""
+
+[[launch]]
+name = "three"
+command = 'FOO=1 torchrun --nproc_per_node 2 absent.py --deepspeed ds.json'
+T
+out=$("$bin" --no-cache --format concise . 2>&1 | grep -o '^[^ ]*: [A-Z]*[0-9][0-9]*' | sort)
+want=$(printf '%s\n' "./launchlint.toml:4:54: FSDP015" "./launchlint.toml:10:17: LL006" "./launchlint.toml:16:46: LL006" \
+  "./launchlint.toml:16:68: LL006" "fsdp.yaml:3:1: ACC007" | sort)
+if [ "$out" = "$want" ]; then echo "ok   positions of several declared commands"; else
+  echo "FAIL: positions of several declared commands:"; echo "$out"; fail=1; fi
 exit $fail

@@ -153,6 +153,7 @@ open("exports.sh", "w").write("".join(f"export A{i}={'x' * 50}\n" for i in range
 open("pipes.sh", "w").write("torchrun x.py\n" + "a | " * 8000 + "b\n")
 open("backticks.sh", "w").write("accelerate launch train.py\n" + "`" * 65000 + "\n")
 open("ifs.sh", "w").write("accelerate launch train.py\n" + "if " * 66000 + "\n")
+open("nested_cd.sh", "w").write("".join(f"cd d{i}\npython t{i}.py\n" for i in range(20000)))
 PY
 check_bounded "20k && in one list" - 20 400 64 chain.sh
 check_bounded "A=\$A\$A forty times" LL001 20 400 64 doubling.sh
@@ -160,6 +161,7 @@ check_bounded "5k exports x 5k launches" LL001 20 400 64 exports.sh
 check_bounded "8k pipes" - 20 400 64 pipes.sh
 check_bounded "65k backticks" - 20 400 64 backticks.sh
 check_bounded "66k if" - 20 400 64 ifs.sh
+check_bounded "20k nested cd, a launch after each" - 20 400 64 nested_cd.sh
 
 # HF015 reads a field's default from the script's own dataclass: one pass over the lines and the classes, however
 # many classes hold a field of that name (80,000 here: about 40 s of CPU when it was quadratic).
@@ -172,6 +174,33 @@ lines += ['(args,) = HfArgumentParser(A).parse_args_into_dataclasses()',
           't = TrainingArguments(output_dir=\"o\", fp16=args.fp16, bf16=args.bf16)']
 print(chr(10).join(lines))" > many_dataclass_fields.py
 check_bounded "80k classes with a field HF015 reads" HF015 20 400 64 many_dataclass_fields.py
+
+# [[launch]] entries of the project config: each command is parsed once, on its own (a copy of the whole config per
+# entry made 2,000 entries take about 24 s).
+mkdir declared && (cd declared && printf 'distributed_type: FSDP\nnum_processes: 8\n' > fsdp.yaml && : > train.py &&
+  python3 -c "
+print(''.join(f'[[launch]]\nname = \"l{i}\"\ncommand = \"accelerate launch --config_file fsdp.yaml --num_processes {i % 8 + 1} train.py --output_dir o{i}\"\n' for i in range(20000)))" > launchlint.toml)
+out=$(cd declared && timeout 120 python3 -c "
+import resource, subprocess, sys
+p = subprocess.run([sys.argv[1], '--no-cache', '--format', 'concise', '.'], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(p.returncode, round(u.ru_utime + u.ru_stime, 1))" "$bin"); read -r rc secs <<<"$out"
+max_s=30; [ -n "${LAUNCHLINT_SANITIZED:-}" ] && max_s=90
+if [ "$rc" -le 1 ] 2>/dev/null && awk -v s="$secs" -v m="$max_s" 'BEGIN { exit !(s <= m) }'; then
+  echo "ok   20,000 [[launch]] entries ($secs s)"
+else echo "FAIL 20,000 [[launch]] entries: exit $rc, $secs s (max $max_s)"; fail=1; fi
+rm -rf declared
+
+# A launch file that is a FIFO, a device or a folder: named as what it is, never opened or waited on.
+mkdir nonregular && (cd nonregular && mkfifo cfg.yaml && mkdir ds.json && : > train.py &&
+  printf 'accelerate launch --config_file cfg.yaml train.py --deepspeed ds.json\ntorchrun /dev/zero\n' > run.sh)
+out=$(cd nonregular && timeout 20 "$bin" --no-cache --isolated --format concise run.sh 2>&1); rc=$?
+if [ $rc -eq 0 ] && grep -q "run.sh:1:33: LL006 \[info\] The accelerate config \`cfg.yaml\` of this launch is a FIFO (named pipe): not read" <<<"$out" &&
+   grep -q "run.sh:1:63: LL006 \[info\] The DeepSpeed config \`ds.json\` of this launch is a folder, not a file" <<<"$out" &&
+   grep -q "run.sh:2:10: LL006 \[info\] The training script \`/dev/zero\` of this launch is a device: not read" <<<"$out"; then
+  echo "ok   launch files that are a FIFO, a folder, a device"
+else echo "FAIL launch files that are a FIFO, a folder, a device: exit $rc: $out"; fail=1; fi
+rm -rf nonregular
 
 # A folder the walk cannot list (here: its path is past PATH_MAX) is LL002 at the folder, not skipped in silence.
 mkdir deep && (cd deep && python3 -c "

@@ -62,8 +62,8 @@ void collect_calls(const Document& doc, const PythonFacts& py, Launch& l) {
     if (const PyArg* a = c->keyword("sharding_strategy"))
       add_call_setting(l, doc, *c, *a, keys::kShardingStrategy, enum_or_string_strategy(a->value), Origin::TorchCall);
     else if (!c->has_unresolved_unpacking)
-      l.add(make_setting(keys::kShardingStrategy, Value::of_string("FULL_SHARD", c->callee_region), Value{}, doc,
-                         c->callee_region, Origin::TorchCall, c->name + std::string(kCallDefaultSuffix)));
+      l.add(call_default_setting(keys::kShardingStrategy, Value::of_string("FULL_SHARD", c->callee_region), doc,
+                                 c->callee_region, Origin::TorchCall, c->name));
   }
   for (const PyCall* c : lightning) {
     l.add(make_setting(keys::kFsdpEnabled, Value::of_bool(true, c->callee_region), Value::of_bool(true), doc,
@@ -84,8 +84,8 @@ void collect_calls(const Document& doc, const PythonFacts& py, Launch& l) {
       }
       add_call_setting(l, doc, *c, *a, keys::kShardingStrategy, v, Origin::LightningStrategy);
     } else if (!c->has_unresolved_unpacking) {
-      l.add(make_setting(keys::kShardingStrategy, Value::of_string("FULL_SHARD", c->callee_region), Value{}, doc,
-                         c->callee_region, Origin::LightningStrategy, c->name + std::string(kCallDefaultSuffix)));
+      l.add(call_default_setting(keys::kShardingStrategy, Value::of_string("FULL_SHARD", c->callee_region), doc,
+                                 c->callee_region, Origin::LightningStrategy, c->name));
     }
     const PyArg* policy = c->keyword("activation_checkpointing_policy");
     if (policy == nullptr) policy = c->keyword("activation_checkpointing");

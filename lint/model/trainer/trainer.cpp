@@ -28,9 +28,8 @@ void collect_call(const Document& doc, const PyCall& c, Launch& l, const Documen
       add_call_setting(l, doc, c, *gc, keys::kGradientCheckpointing, v, Origin::TrainingArguments);
     } else {
       Value v = c.has_unresolved_unpacking ? Value::unknown(c.callee_region) : Value::of_bool(trl, c.callee_region);
-      Setting s = make_setting(keys::kGradientCheckpointing, v, Value{}, doc, c.callee_region,
-                               Origin::TrainingArguments, c.name + std::string(kCallDefaultSuffix));
-      l.add(std::move(s));
+      l.add(call_default_setting(keys::kGradientCheckpointing, v, doc, c.callee_region, Origin::TrainingArguments,
+                                 c.name));
     }
     // TrainingArguments.mixed_precision starts from the launcher's env and bf16/fp16 override it
     // (training_args.py:1580-1586).
