@@ -225,7 +225,7 @@ bool is_requirements_txt(std::string_view name) {
 /// installs when it has no requirements file, or beside one.
 bool is_install_script(std::string_view name) {
   return name == "Dockerfile" ||
-         ((name.starts_with("install") || name.starts_with("setup")) && name.ends_with(".sh") && name.size() > 3);
+         ((name.starts_with("install") || name.starts_with("setup")) && name.ends_with(".sh"));
 }
 
 /// pip's options that take the next word as their value: what follows them is no requirement.

@@ -273,6 +273,17 @@ std::unique_ptr<model::Document> load_document(std::string path, std::string tex
   // A UTF-8 BOM is not part of the content: editors count columns without it.
   if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
   doc->format = format_of(path, text);
+  // One look at the bytes: is the text UTF-8 (a file launchlint does not read is not looked at).
+  std::size_t bad = 0;
+  bool utf8 = doc->format == parse::Format::Other || source::is_valid_utf8(text, &bad);
+  if (!utf8 && doc->format == parse::Format::Python && declares_other_encoding(text)) {
+    // A Python file that declares its encoding (PEP 263: `# encoding=gbk`) is valid Python: it is read with each
+    // byte that is not UTF-8 shown as `?` (the same length, so every position stays the file's), and its text is
+    // kept rather than read again from disk.
+    replace_invalid_utf8(text);
+    doc->keep_text = true;
+    utf8 = true;
+  }
   doc->source = std::make_shared<source::SourceFile>(std::move(path), std::move(text));
   const std::string& t = doc->source->text();
 
@@ -282,18 +293,7 @@ std::unique_ptr<model::Document> load_document(std::string path, std::string tex
     doc->read_error = "binary file (contains NUL bytes)";
     return doc;
   }
-  std::size_t bad = 0;
-  if (!source::is_valid_utf8(t, &bad) && doc->format == parse::Format::Python && declares_other_encoding(t)) {
-    // A Python file that declares its encoding (PEP 263: `# encoding=gbk`) is valid Python: it is read with each
-    // byte that is not UTF-8 shown as `?` (the same length, so every position stays the file's), and its text is
-    // kept rather than read again from disk.
-    std::string text_utf8 = t;
-    replace_invalid_utf8(text_utf8);
-    doc->source = std::make_shared<source::SourceFile>(doc->source->path(), std::move(text_utf8));
-    doc->keep_text = true;
-  }
-  const std::string& content = doc->source->text();
-  if (!source::is_valid_utf8(content, &bad)) {
+  if (!utf8) {
     doc->read_error = "not valid UTF-8";
     doc->read_error.set_region(doc->source->region(bad, bad + 1));
     return doc;
@@ -304,18 +304,18 @@ std::unique_ptr<model::Document> load_document(std::string path, std::string tex
     case parse::Format::Toml: {
       load_config(*doc);
       doc->report_parse_errors = explicitly_named || doc->kind != model::DocKind::Unknown ||
-                                 (!doc->config->errors.empty() && model::config_text_may_matter(content));
+                                 (!doc->config->errors.empty() && model::config_text_may_matter(t));
       break;
     }
     case parse::Format::Python: {
-      if (!explicitly_named && !model::python_may_matter(content)) break;
+      if (!explicitly_named && !model::python_may_matter(t)) break;
       doc->kind = model::DocKind::PythonScript;
       doc->report_parse_errors = true;
       doc->python = std::make_unique<model::PythonFacts>(model::read_python_facts(*doc->source));
       break;
     }
     case parse::Format::Shell: {
-      if (!shell_may_matter(content)) break;
+      if (!shell_may_matter(t)) break;
       doc->kind = model::DocKind::LaunchScript;
       doc->report_parse_errors = true;
       const std::string name = fs::path(doc->path()).filename().string();
