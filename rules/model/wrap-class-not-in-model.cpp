@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "lint/memory/shape.hpp"
+#include "lint/model/versions.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
@@ -147,13 +148,23 @@ class WrapClassNotInModel final : public rule::Rule {
       if (s->origin == model::Origin::Default) continue;
       for (const Named& n : class_names(s->value)) {
         if (family ? !wrong_for_family(n.name, *family) : !looks_like_other_family(n.name, layer_class)) continue;
+        // A transformers 4.x Trainer (its wrap classes read by trainer::collect_v4_wrap_classes) raises itself.
+        const bool v4_trainer = s->origin == model::Origin::TrainingArguments &&
+                                model::target_versions().before("transformers", model::Version{5, 0, 0});
         std::string message = "`" + n.name + "` is not a class of the launched model `" + *shape.model_id.value +
-                              "` (" + model_type + "), whose decoder layer is `" + layer_class +
-                              "`: accelerate raises \"Could not find the transformer layer class " + n.name +
-                              " in the model.\" at prepare() (accelerate 1.15 "
-                              "src/accelerate/utils/dataclasses.py:2076-2078; FSDP2: utils/fsdp_utils.py:935-938). "
-                              "Wrap `" +
-                              layer_class + "`.";
+                              "` (" + model_type + "), whose decoder layer is `" + layer_class + "`: ";
+        if (v4_trainer) {
+          message += "the Trainer of transformers 4.x raises \"Could not find the transformer layer class to wrap in "
+                     "the model.\" when it wraps the model (transformers 4.27 src/transformers/trainer.py:1442 "
+                     "`_wrap_model`; from 4.30 accelerate's FSDP plugin raises it). Wrap `" +
+                     layer_class + "`.";
+        } else {
+          message += "accelerate raises \"Could not find the transformer layer class " + n.name +
+                     " in the model.\" at prepare() (accelerate 1.15 "
+                     "src/accelerate/utils/dataclasses.py:2076-2078; FSDP2: utils/fsdp_utils.py:935-938). "
+                     "Wrap `" +
+                     layer_class + "`.";
+        }
         std::vector<rule::RelatedLocation> related;
         if (!shape.model_id.site.path.empty())
           related.push_back({shape.model_id.site.path, shape.model_id.site.region, "The launched model."});

@@ -13,6 +13,35 @@
 
 namespace lint::model::trainer {
 
+namespace {
+
+/// The wrap classes of a transformers 4.x Trainer, whose other FSDP arguments stay unknown here. Its
+/// TrainingArguments appends the deprecated top-level `fsdp_transformer_layer_cls_to_wrap` (a field of 4.x, gone
+/// at 5.17: HF008) to the class list of `fsdp_config`, with a FutureWarning ("using
+/// `--fsdp_transformer_layer_cls_to_wrap` is deprecated. Use fsdp_config instead": transformers 4.28
+/// training_args.py:1388, as logged in lm-sys/FastChat#1240), and with `auto_wrap` among the `fsdp` words the Trainer
+/// looks each class up in the model and raises when one is missing ("Could not find the transformer layer class to
+/// wrap in the model.": transformers 4.27 trainer.py:1442 `_wrap_model`, as in the tracebacks of
+/// tatsu-lab/stanford_alpaca#94 and #151; from 4.30 the same list goes to accelerate as FSDP_TRANSFORMER_CLS_TO_WRAP,
+/// which raises the same way). Read only when the project's transformers is known to be a 4.x release.
+void collect_v4_wrap_classes(const Document& doc, const PyCall& c, const std::vector<std::string>& words, Launch& l) {
+  if (!target_versions().before("transformers", Version{5, 0, 0})) return;
+  if (std::find(words.begin(), words.end(), "auto_wrap") == words.end()) return;
+  if (const PyArg* cls = c.keyword("fsdp_transformer_layer_cls_to_wrap")) {
+    Value v = cls->value.kind == ValueKind::String ? cls->value : Value::unknown(cls->region);
+    v.region = cls->value.region.valid() ? cls->value.region : cls->region;
+    add_call_setting(l, doc, c, *cls, keys::kTransformerLayerCls, v, Origin::TrainingArguments);
+  }
+  if (const PyArg* cfg = c.keyword("fsdp_config"); cfg != nullptr && cfg->value.kind == ValueKind::Dict) {
+    if (const Value* cls = fsdp_config_get(cfg->value, "transformer_layer_cls_to_wrap")) {
+      l.add(make_setting(keys::kTransformerLayerCls, *cls, *cls, doc, cls->region, Origin::TrainingArguments,
+                         "fsdp_config.transformer_layer_cls_to_wrap"));
+    }
+  }
+}
+
+}  // namespace
+
 /// TrainingArguments / TRL configs (transformers 5.17 `_process_fsdp_args`, training_args.py:2734-2896).
 /// One TrainingArguments-like call (a literal call in the script, or the script's command-line arguments turned
 /// into one by the binder).
@@ -89,6 +118,7 @@ void collect_call(const Document& doc, const PyCall& c, Launch& l, const Documen
                          Origin::TrainingArguments,
                          spelled_base + "fsdp=) under transformers " + tf.display() + " (" + tf.origin +
                              "): the Trainer's FSDP arguments are known from transformers 5.10"));
+      collect_v4_wrap_classes(doc, c, words, l);
       return;
     }
     // fsdp_config: a dict literal (keys with `fsdp_` stripped) or a path to a JSON file (bound later).

@@ -1,0 +1,22 @@
+deepspeed GOT/train/train_GOT.py \
+    --deepspeed zero_config/zero2.json \
+    --model_name_or_path /home/GOT-OCR2.0/GOT-OCR-2.0-master/GOT_weights \
+    --use_im_start_end True \
+    --gradient_accumulation_steps 2 \
+    --evaluation_strategy "no" \
+    --save_strategy "steps" \
+    --save_steps 200 \
+    --save_total_limit 1 \
+    --weight_decay 0. \
+    --warmup_ratio 0.001 \
+    --lr_scheduler_type "cosine" \
+    --logging_steps 1 \
+    --model_max_length 8192 \
+    --gradient_checkpointing True \
+    --dataloader_num_workers 1 \
+    --report_to none \
+    --per_device_train_batch_size 2 \
+    --num_train_epochs 5 \
+    --learning_rate 2e-5 \
+    --datasets mathocr \
+    --output_dir /home/GOT-OCR2.0/train-output/2410082122

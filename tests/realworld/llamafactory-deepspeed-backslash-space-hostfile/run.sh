@@ -1,0 +1,28 @@
+deepspeed --num_nodes 2 \
+    --num_gpus 8 \
+    --master_addr localhost \
+    --hostfile hostfile \ 
+    src/train_bash.py \
+    --deepspeed examples/deepspeed/ds_z3_config.json \
+    --stage sft \
+    --create_new_adapter \
+    --do_train True \
+    --model_name_or_path ../../models/Mixtral-8x7B-v0.1 \
+    --finetuning_type lora \
+    --template mistral \
+    --dataset_dir data \
+    --dataset alpaca_zh,alpaca_gpt4_zh \
+    --cutoff_len 1024 \
+    --learning_rate 5e-05 \
+    --num_train_epochs 3.0 \
+    --per_device_train_batch_size 4 \
+    --gradient_accumulation_steps 8 \
+    --lr_scheduler_type cosine \
+    --logging_steps 5 \
+    --save_steps 100 \
+    --output_dir saves/Mixtral-8x7B/lora/train_2024-04-16 \
+    --fp16 True \
+    --lora_rank 8 \
+    --lora_alpha 16 \
+    --lora_target q_proj,v_proj \
+    --plot_loss True
