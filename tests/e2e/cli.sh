@@ -159,7 +159,7 @@ out=$(TERM=xterm script -qec "$bin $ex" /dev/null 2>&1); grep -q $'\e\[1' <<<"$o
 cp "$ex/fsdp.yaml" ./-weird-name.yaml
 expect 1 "^-weird-name.yaml:[0-9]+:[0-9]+: " "${L[@]}" --format concise -- -weird-name.yaml
 expect 1 "^-weird-name.yaml:[0-9]+:[0-9]+: " "${L[@]}" check --format concise -- -weird-name.yaml
-expect 0 "^fsdp.yaml$" "${L[@]}" explain -- -weird-name.yaml
+expect 0 "^launch -weird-name.yaml$" "${L[@]}" explain -- -weird-name.yaml
 expect 1 "fsdp.yaml:[0-9]+:[0-9]+: " "${L[@]}" --format concise -- "$ex/fsdp.yaml"
 expect 2 "unknown option '-weird-name.yaml'" "${L[@]}" -weird-name.yaml
 expect 2 "no such file or directory: explian$" "${L[@]}" explain -- explian
