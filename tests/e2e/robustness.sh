@@ -178,6 +178,10 @@ check_bounded "20k heredocs, each written script run" - 20 400 64 heredocs.sh
 check_bounded "20k heredocs, each written script run by bash" - 20 400 64 heredocs_bash.sh
 check_bounded "a case of 20k arms, a launch in each" - 20 400 64 case.sh
 check_bounded "a 4,000-byte cd, then 300k launches" LL001 20 400 64 long_cd.sh
+# YML003 in a mapping with a merge key: each key is looked up among its siblings' values by binary search (a look at
+# every sibling made 100k keys 10^10 steps).
+python3 -c "print('distributed_type: FSDP\nbase: &b {x: 1}\nm:\n  <<: *b\n' + ''.join(f'  k{i}: {i}\n' for i in range(100000)) + '  k1: 2')" > merge_keys.yaml
+check_bounded "100k keys beside a merge key" YML003 20 400 64 merge_keys.yaml
 
 # HF015 reads a field's default from the script's own dataclass: one pass over the lines and the classes, however
 # many classes hold a field of that name (80,000 here: about 40 s of CPU when it was quadratic).
