@@ -39,6 +39,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using lint::config::did_you_mean;
+using lint::config::shown_value;
 using lint::report::Format;
 using lint::rule::Severity;
 
@@ -105,6 +106,7 @@ struct Cli {
   bool no_cache = false;                     ///< --no-cache
   std::string cache_dir;                     ///< --cache-dir DIR
   std::vector<std::string> target_versions;  ///< --target-version PKG=VER
+  std::size_t first_after_dashes = 0;        ///< paths from this index on followed `--` (never a command)
 };
 
 /// Rule codes and prefixes, case-insensitively: "fsdp001" is FSDP001. Throws UsageError for an unknown one.
@@ -122,7 +124,7 @@ class Codes {
         if (r.code.starts_with(u)) return u;
       }
     }
-    throw UsageError(where + "unknown rule code or prefix '" + code + "'" + did_you_mean(code, words_) +
+    throw UsageError(where + "unknown rule code or prefix '" + shown_value(code) + "'" + did_you_mean(code, words_) +
                      "; `launchlint rule --all` lists them");
   }
 
@@ -173,7 +175,8 @@ std::string one_of(const std::string& what, const std::string& value, const std:
   if (std::find(allowed.begin(), allowed.end(), value) != allowed.end()) return value;
   std::string list;
   for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-  throw UsageError(what + " must be one of " + list + ", not '" + value + "'" + did_you_mean(value, allowed));
+  throw UsageError(what + " must be one of " + list + ", not '" + shown_value(value) + "'" +
+                   did_you_mean(value, allowed));
 }
 
 bool env_set(const char* name) {
@@ -284,8 +287,19 @@ std::optional<int> parse(int argc, char** argv, Cli& cli) {
        {"--fail-on", "--config", "--color", "--jobs", "--stdin-filename", "--exit-zero", "--isolated", "--statistics",
         "--show-suppressed", "--quiet", "--no-gitignore", "--force-exclude", "--no-cache", "--cache-dir"})
     app.get_option(name)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  // `--` ends the options, as in every POSIX command: what follows are paths (or rule codes), even one that starts
+  // with `-`. CLI11 would keep the `--` itself among the arguments it did not recognise.
+  std::vector<std::string> after_dashes;
+  int parsed_argc = argc;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]) == "--") {
+      after_dashes.assign(argv + i + 1, argv + argc);
+      parsed_argc = i;
+      break;
+    }
+  }
   try {
-    app.parse(argc, argv);
+    app.parse(parsed_argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     throw UsageError(e.what());
@@ -302,15 +316,18 @@ std::optional<int> parse(int argc, char** argv, Cli& cli) {
         for (const std::string& s : o->get_snames()) known.push_back("-" + s);
       }
     }
-    throw UsageError("unknown option '" + name + "'" + did_you_mean(name, known));
+    throw UsageError("unknown option '" + shown_value(name) + "'" + did_you_mean(name, known));
   }
-  for (const std::string& extra : app.remaining(true)) throw UsageError("unexpected argument '" + extra + "'");
+  for (const std::string& extra : app.remaining(true))
+    throw UsageError("unexpected argument '" + shown_value(extra) + "'");
 
   if (explain->parsed()) cli.command = "explain";
   if (rule->parsed()) cli.command = "rule";
   cli.paths = top_paths;
   for (const auto* list : {&check_paths, &explain_paths, &codes})
     cli.paths.insert(cli.paths.end(), list->begin(), list->end());
+  cli.first_after_dashes = cli.paths.size();
+  cli.paths.insert(cli.paths.end(), after_dashes.begin(), after_dashes.end());
   cli.gitignore = !no_gitignore;
   cli.select_given = select_opt->count() > 0;
   cli.stdin_filename_given = stdin_name->count() > 0;
@@ -358,7 +375,7 @@ fs::path config_search_start(const std::vector<std::string>& paths) {
 Format format_for(const Cli& cli, const std::string& name) {
   auto f = lint::report::parse_format(name);
   if (!f) {
-    throw UsageError("unknown format '" + name + "' (text, concise, json, sarif, github, gitlab, junit)" +
+    throw UsageError("unknown format '" + shown_value(name) + "' (text, concise, json, sarif, github, gitlab, junit)" +
                      did_you_mean(name, lint::report::format_names()));
   }
   const bool listing = cli.command != "check" || cli.statistics;
@@ -380,7 +397,7 @@ int print_rules(const lint::rule::RuleTable& table, const Codes& codes, const Cl
     for (const std::string& code : cli.paths) {
       auto found = codes.find(code);
       if (found.empty())
-        throw UsageError("unknown rule '" + code + "'" + did_you_mean(code, codes.words_and_slugs()) +
+        throw UsageError("unknown rule '" + shown_value(code) + "'" + did_you_mean(code, codes.words_and_slugs()) +
                          "; `launchlint rule --all` lists them");
       rules.insert(rules.end(), found.begin(), found.end());
     }
@@ -455,7 +472,7 @@ bool emit(const std::string& path, const std::string& text) {
   const std::string why =
       path.empty() ? lint::report::write_standard_output(text) : lint::report::write_output_file(path, text);
   if (why.empty()) return true;
-  std::cerr << "launchlint: error: " << why << "\n";
+  std::cerr << "launchlint: error: " << lint::config::bounded_message(why) << "\n";
   return false;
 }
 
@@ -495,7 +512,7 @@ int run(int argc, char** argv) {
       throw UsageError(
           "--gpu-memory needs the memory of one GPU with its unit, such as 80GiB (at least 1 GiB, at most 64 TiB), not "
           "'" +
-          cli.gpu_memory + "'");
+          shown_value(cli.gpu_memory) + "'");
     lint::memory::set_gpu_memory_override(bytes);
   }
   if (cli.command == "explain") {
@@ -506,11 +523,11 @@ int run(int argc, char** argv) {
   std::error_code ec;
   for (const std::string& p : cli.paths) {
     if (fs::exists(p, ec)) continue;
-    if (cli.command == "explain") throw UsageError("explain: no such file or directory: " + p);
+    if (cli.command == "explain") throw UsageError("explain: no such file or directory: " + shown_value(p));
     // `launchlint expalin x`: a misspelt command, not a path.
-    if (&p == &cli.paths.front()) {
+    if (&p == &cli.paths.front() && cli.first_after_dashes > 0) {
       if (auto c = lint::config::closest(p, kCommands))
-        throw UsageError("no such file or directory: " + p + " (did you mean the command '" + *c + "'?)");
+        throw UsageError("no such file or directory: " + shown_value(p) + " (did you mean the command '" + *c + "'?)");
     }
   }
 
@@ -521,7 +538,7 @@ int run(int argc, char** argv) {
   std::map<std::string, Severity> severity;
   for (const std::string& s : cli.severity) {
     const auto eq = s.find('=');
-    if (eq == std::string::npos) throw UsageError("--severity needs CODE=LEVEL (e.g. FSDP006=error), not '" + s + "'");
+    if (eq == std::string::npos) throw UsageError("--severity needs CODE=LEVEL (e.g. FSDP006=error), not '" + shown_value(s) + "'");
     const std::string level = one_of("--severity level", s.substr(eq + 1), kLevels);
     severity[codes.canonical(s.substr(0, eq), "--severity: ")] = *lint::rule::parse_severity(level);
   }
@@ -539,7 +556,7 @@ int run(int argc, char** argv) {
       project = lint::config::discover_config(start.string(), error);
     }
     if (!error.empty()) {
-      std::cerr << "launchlint: configuration error: " << error << "\n";
+      std::cerr << "launchlint: configuration error: " << lint::config::bounded_message(error) << "\n";
       return kExitError;
     }
   }
@@ -575,8 +592,8 @@ int run(int argc, char** argv) {
   for (const std::string& tv : cli.target_versions) {
     const auto eq = tv.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw UsageError("--target-version needs PKG=VERSION (e.g. torch=2.4), not '" + tv + "'");
-    lint::model::VersionSetting set{tv.substr(0, eq), tv.substr(eq + 1), "--target-version " + tv};
+      throw UsageError("--target-version needs PKG=VERSION (e.g. torch=2.4), not '" + shown_value(tv) + "'");
+    lint::model::VersionSetting set{tv.substr(0, eq), tv.substr(eq + 1), "--target-version " + shown_value(tv)};
     std::string why;
     if (!lint::model::assume_setting(set, why)) throw UsageError("--target-version: " + why);
     opts.target_versions.push_back(std::move(set));
@@ -708,7 +725,7 @@ int run(int argc, char** argv) {
       std::ostream out(&buffer);
       render(out);
       if (const std::string why = buffer.finish(); !why.empty()) {
-        std::cerr << "launchlint: error: " << why << "\n";
+        std::cerr << "launchlint: error: " << lint::config::bounded_message(why) << "\n";
         return kExitError;
       }
       continue;
@@ -749,7 +766,12 @@ int main(int argc, char** argv) {
   try {
     return run(argc, argv);
   } catch (const UsageError& e) {
-    std::cerr << "launchlint: error: " << e.what() << "\nRun 'launchlint --help' for usage.\n";
+    std::cerr << "launchlint: error: " << lint::config::bounded_message(e.what())
+              << "\nRun 'launchlint --help' for usage.\n";
+    return kExitError;
+  } catch (const std::exception& e) {
+    // Never a crash: whatever escaped (memory exhausted, a file system error) is an error, exit 2.
+    std::cerr << "launchlint: error: " << lint::config::bounded_message(e.what()) << "\n";
     return kExitError;
   }
 }

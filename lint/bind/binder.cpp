@@ -153,10 +153,16 @@ std::vector<std::string> imported_modules(const model::Document& d) {
   return out;
 }
 
+/// The most dotted parts of a module name that binding looks for as files (docs/limits.md).
+constexpr std::size_t kMaxModuleParts = 64;
+
 /// The files a module `a.b.c` (or the name `c` imported from module `a.b`) can be, under each base folder. `whole`:
 /// only the module `a.b.c` itself, not a package above it.
 std::vector<std::string> module_candidates(const std::string& qualified, const std::vector<std::string>& bases,
                                            bool whole = false) {
+  // Each package above the module is tried, so a name of K parts costs K paths of up to K parts: a module deeper
+  // than kMaxModuleParts (`import a.a.a...` ten thousand times) is no file of a project, and is not looked for.
+  if (static_cast<std::size_t>(std::count(qualified.begin(), qualified.end(), '.')) >= kMaxModuleParts) return {};
   std::vector<std::string> parts;
   std::size_t pos = 0;
   while (pos <= qualified.size()) {

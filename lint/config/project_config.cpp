@@ -122,7 +122,7 @@ std::optional<ProjectConfig> interpret(const std::string& path, const parse::Nod
         error = where(path, v) +
                 ": gpu-memory must be the memory of one GPU with its unit, such as \"80GiB\" (at least 1 GiB, "
                 "at most 64 TiB), not " +
-                (v.kind == parse::NodeKind::String ? "\"" + v.text + "\"" : v.text);
+                (v.kind == parse::NodeKind::String ? "\"" + shown_value(v.text) + "\"" : shown_value(v.text));
         return std::nullopt;
       }
       cfg.gpu_memory = v.text;
@@ -174,7 +174,7 @@ std::optional<ProjectConfig> interpret(const std::string& path, const parse::Nod
           } else if (f.key.text == "config" || f.key.text == "script") {
             l.files.push_back(f.value.text);
           } else {
-            error = where(path, f.key) + ": unknown key '" + f.key.text + "' in [[launch]]" +
+            error = where(path, f.key) + ": unknown key '" + shown_value(f.key.text) + "' in [[launch]]" +
                     did_you_mean(f.key.text, kLaunchKeys);
             return std::nullopt;
           }
@@ -182,7 +182,7 @@ std::optional<ProjectConfig> interpret(const std::string& path, const parse::Nod
         cfg.launches.push_back(std::move(l));
       }
     } else {
-      error = where(path, e.key) + ": unknown configuration key '" + k + "'" + did_you_mean(k, config_keys());
+      error = where(path, e.key) + ": unknown configuration key '" + shown_value(k) + "'" + did_you_mean(k, config_keys());
       return std::nullopt;
     }
   }

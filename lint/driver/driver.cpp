@@ -354,8 +354,13 @@ std::unique_ptr<model::Document> read_document(const std::string& path, bool exp
                                                const std::map<std::string, std::string>& overlay,
                                                bool* from_disk = nullptr) {
   if (from_disk != nullptr) *from_disk = false;
-  if (const std::string* text = overlay_text(overlay, path)) return load_document(path, *text, explicitly_named);
   auto fail = [&](std::string why) { return error_document(path, std::move(why), explicitly_named); };
+  if (const std::string* text = overlay_text(overlay, path)) {
+    // An editor's buffer (the language server) is held to the limit of a file on disk (docs/limits.md).
+    if (text->size() > kMaxFileBytes)
+      return fail("file is larger than the " + std::to_string(kMaxFileBytes / (1024 * 1024)) + " MiB limit");
+    return load_document(path, *text, explicitly_named);
+  }
   source::ReadResult read = source::read_regular_file(path, kMaxFileBytes);
   if (!read.text) {
     // The message is phrased as before for the common cases ("file is larger than the 64 MiB limit").

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <charconv>
 
+#include "lint/config/suggest.hpp"
+
 namespace lint::model {
 
 namespace {
@@ -269,7 +271,7 @@ std::optional<AssumedVersion> assume_setting(const VersionSetting& s, std::strin
   if (lib.empty()) {
     std::string names;
     for (const KnownLibrary& k : known_libraries()) names += (names.empty() ? "" : ", ") + std::string(k.name);
-    error = "unknown library '" + s.library + "' (versions are known for " + names + ")";
+    error = "unknown library '" + config::shown_value(s.library) + "' (versions are known for " + names + ")";
     return std::nullopt;
   }
   const std::string_view w = trim(s.written);
@@ -280,7 +282,7 @@ std::optional<AssumedVersion> assume_setting(const VersionSetting& s, std::strin
     range = parse_specifiers(w);
   }
   if (!range || range->empty() || (!range->low && !range->high)) {
-    error = "'" + s.written + "' is not a version (e.g. \"2.4\", \"2.4.1\") or a version range (\">=2.4,<2.6\")";
+    error = "'" + config::shown_value(s.written) + "' is not a version (e.g. \"2.4\", \"2.4.1\") or a version range (\">=2.4,<2.6\")";
     return std::nullopt;
   }
   AssumedVersion a = assume(lib, *range);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <set>
 
@@ -320,7 +321,7 @@ class Extractor {
     if (ts_node_is_null(dest)) return;
     Word w = expand(dest);
     if (w.known && !w.text.empty() && w.text != "/dev/null" && charge(w.text.size()))
-      written_.insert(std::move(w.text));
+      written_->add(std::move(w.text));
   }
 
   /// `curl -o FILE URL` / `wget -O FILE URL`: the script downloads FILE, so a later command may run it though the
@@ -348,7 +349,7 @@ class Extractor {
           workdir_->path != ".")
         path = workdir_->path + "/" + path;
       while (path.starts_with("./")) path.erase(0, 2);
-      written_.insert(std::move(path));
+      written_->add(std::move(path));
     }
   }
 
@@ -452,7 +453,7 @@ class Extractor {
     LaunchCommand lc;
     lc.region = region(c);
     lc.spawner = std::move(spawner);
-    lc.files_written_before.assign(written_.begin(), written_.end());
+    lc.files_written_before = WrittenBefore{written_, written_->size()};
     for (const std::string& name : exported_) {
       auto it = vars_.find(name);
       if (it == vars_.end()) continue;
@@ -531,7 +532,12 @@ class Extractor {
     } else {
       return;
     }
-    if (workdir_) workdirs_[lc.region.begin_byte] = *workdir_;
+    // The folder is copied for each launch: charged as the exported variables are (`cd` to a 4,000-byte folder,
+    // then a launch on each of 300,000 lines, would hold a gigabyte of folder names).
+    if (workdir_) {
+      if (!charge(workdir_->path.size() + workdir_->checkout_path.size() + sizeof(WorkDir))) return;
+      workdirs_[lc.region.begin_byte] = *workdir_;
+    }
     out_.push_back(std::move(lc));
   }
 
@@ -765,7 +771,7 @@ class Extractor {
   std::string_view text_;
   std::map<std::string, Word> vars_;
   std::set<std::string> exported_;
-  std::set<std::string> written_;
+  std::shared_ptr<WrittenFiles> written_ = std::make_shared<WrittenFiles>();
   std::vector<LaunchCommand> out_;
   std::size_t expansion_left_;
   bool exhausted_ = false;
@@ -774,6 +780,46 @@ class Extractor {
 };
 
 }  // namespace
+
+void WrittenFiles::add(std::string path) {
+  if (first_.find(path) != first_.end()) return;
+  const std::size_t place = order_.size();
+  std::string normal = std::filesystem::path(path).lexically_normal().generic_string();
+  const auto [it, inserted] = first_.emplace(std::move(path), place);
+  order_.push_back(&it->first);
+  if (normal.empty() || normal.front() == '/' || normal.starts_with("..")) return;
+  longest_normal_ = std::max(longest_normal_, normal.size());
+  normal_.emplace(std::move(normal), place);  // an earlier path of the same normal form keeps its place
+}
+
+bool WrittenFiles::contains(std::string_view path, std::size_t count) const {
+  const auto it = first_.find(path);
+  return it != first_.end() && it->second < count;
+}
+
+bool WrittenFiles::names(std::string_view candidate, std::size_t count) const {
+  if (count == 0 || normal_.empty()) return false;
+  // The suffixes of the candidate that start a path component, shortest first, up to the longest path written.
+  std::size_t from = candidate.size();
+  while (true) {
+    const std::size_t slash = from == 0 ? std::string_view::npos : candidate.rfind('/', from - 1);
+    const std::size_t start = slash == std::string_view::npos ? 0 : slash + 1;
+    if (candidate.size() - start > longest_normal_) return false;
+    if (start < candidate.size()) {
+      const auto it = normal_.find(candidate.substr(start));
+      if (it != normal_.end() && it->second < count) return true;
+    }
+    if (slash == std::string_view::npos) return false;
+    from = slash;
+  }
+}
+
+std::vector<std::string> WrittenFiles::sorted(std::size_t count) const {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < count && i < order_.size(); ++i) out.push_back(*order_[i]);
+  std::sort(out.begin(), out.end());
+  return out;
+}
 
 std::string_view to_string(LaunchTool t) {
   switch (t) {

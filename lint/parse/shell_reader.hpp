@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,6 +36,41 @@ enum class LaunchTool : std::uint8_t {
 
 std::string_view to_string(LaunchTool t);
 
+/// The files a script writes (`> f`, `cat > f <<EOF`, `curl -o f URL`), in the order first written: one list per
+/// script, shared by its launch commands, each of which sees those written before it (`WrittenBefore`). A copy per
+/// command made a script of N heredocs each followed by its launch quadratic.
+class WrittenFiles {
+ public:
+  /// Records `path` (nothing when it was written before).
+  void add(std::string path);
+  [[nodiscard]] std::size_t size() const { return order_.size(); }
+  /// Whether `path` is one of the first `count` files written.
+  [[nodiscard]] bool contains(std::string_view path, std::size_t count) const;
+  /// Whether `candidate` is, or ends with `/` and, one of the first `count` files written, each compared as a
+  /// relative path made lexically normal (an absolute one, or one that starts with `..`, is not compared). Costs
+  /// one lookup per `/` of `candidate` within the length of the longest such path.
+  [[nodiscard]] bool names(std::string_view candidate, std::size_t count) const;
+  /// The first `count` files written, sorted.
+  [[nodiscard]] std::vector<std::string> sorted(std::size_t count) const;
+
+ private:
+  std::vector<const std::string*> order_;                       ///< in the order first written
+  std::map<std::string, std::size_t, std::less<>> first_;       ///< path -> its place in order_
+  std::map<std::string, std::size_t, std::less<>> normal_;      ///< normal relative path -> first place written
+  std::size_t longest_normal_ = 0;
+};
+
+/// The files a script wrote before one of its commands: the first `count` of its `WrittenFiles`.
+struct WrittenBefore {
+  std::shared_ptr<const WrittenFiles> files;
+  std::size_t count = 0;
+
+  [[nodiscard]] bool empty() const { return count == 0; }
+  [[nodiscard]] bool contains(std::string_view path) const { return files && files->contains(path, count); }
+  [[nodiscard]] bool names(std::string_view candidate) const { return files && files->names(candidate, count); }
+  [[nodiscard]] std::vector<std::string> sorted() const { return files ? files->sorted(count) : std::vector<std::string>{}; }
+};
+
 /// A launcher flag with its value (`--num_processes 8`, `--fsdp_version=2`, `--multi_gpu`).
 struct Flag {
   std::string name;           ///< without leading dashes, `-` replaced by `_` (`fsdp_sharding_strategy`)
@@ -51,7 +87,7 @@ struct LaunchCommand {
   std::optional<Word> script;         ///< the training script (or the config for axolotl/llamafactory)
   std::string spawner;                ///< `srun` / `mpirun` before the launcher: it may start several copies
   bool opaque_launcher_args = false;  ///< a word of unknown value among the launcher's flags (`torchrun $ARGS x.py`)
-  std::vector<std::string> files_written_before;  ///< files the script writes earlier (`> f`, `cat > f <<EOF`)
+  WrittenBefore files_written_before;              ///< files the script writes earlier (`> f`, `cat > f <<EOF`)
   std::string subcommand;                         ///< llamafactory-cli: train, chat, webchat, api, export or eval
   bool module = false;                            ///< `-m module` instead of a script path
   std::vector<Word> script_args;                  ///< arguments after the script

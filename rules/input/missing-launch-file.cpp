@@ -48,7 +48,7 @@ class MissingLaunchFile final : public rule::Rule {
       if (unknown_workdir && w.word.text.front() != '/') continue;
       // Written by the script itself before the launch (`cat > get_model.py << EOF ... python get_model.py`).
       const auto& gen = l.command->files_written_before;
-      if (std::find(gen.begin(), gen.end(), w.word.text) != gen.end()) continue;
+      if (gen.contains(w.word.text)) continue;
       bool found = false;
       std::string_view not_a_file;  // what the first candidate that exists but is no regular file is
       for (const std::string& c : w.candidates) {
@@ -66,11 +66,7 @@ class MissingLaunchFile final : public rule::Rule {
         if (not_a_file.empty()) not_a_file = kind_of(st);
         // Written (or downloaded) in another folder of the script: `curl -o DIR/FILE URL` then
         // `cd DIR; python FILE`. Compared as paths: a candidate that is, or ends with, the written path.
-        for (const std::string& g : gen) {
-          const std::string p = std::filesystem::path(g).lexically_normal().generic_string();
-          if (p.empty() || p.front() == '/' || p.starts_with("..")) continue;
-          found = found || c == p || c.ends_with("/" + p);
-        }
+        found = found || gen.names(c);
       }
       if (found) continue;
       // The message names no tried path: those depend on where launchlint runs, the finding must not.

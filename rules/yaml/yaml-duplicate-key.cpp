@@ -54,15 +54,51 @@ std::vector<const parse::Entry*> own_entries(const model::Document& doc, const p
     for (const parse::Entry& e : map.entries) out.push_back(&e);
     return out;
   }
-  for (const parse::Entry& e : map.entries) {
-    if (!contains(map.region, e.key.region)) continue;  // merged from an anchor elsewhere
-    bool nested = false;
-    for (const parse::Entry& other : map.entries) {
-      if (&other != &e && other.value.region.end_byte > other.value.region.begin_byte &&
-          contains(other.value.region, e.key.region))
-        nested = true;  // merged from an anchor inside a sibling's value
+  // A key merged from an anchor inside a sibling's value lies in that value's region. The values' regions sorted by
+  // where they begin, with the two largest ends among those that begin at or before each one (the largest may be the
+  // entry's own value): one binary search per key, not a look at every sibling (quadratic in a mapping's size).
+  struct Span {
+    std::size_t begin;
+    std::size_t end;
+    std::size_t entry;
+  };
+  std::vector<Span> spans;
+  for (std::size_t i = 0; i < map.entries.size(); ++i) {
+    const source::Region& r = map.entries[i].value.region;
+    if (r.end_byte > r.begin_byte) spans.push_back({r.begin_byte, r.end_byte, i});
+  }
+  std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.begin < b.begin; });
+  constexpr std::size_t kNone = SIZE_MAX;
+  struct Ends {
+    std::size_t first = 0;
+    std::size_t first_entry = kNone;
+    std::size_t second = 0;  // the largest end of another entry than first_entry's (0: none)
+  };
+  std::vector<Ends> ends(spans.size());
+  Ends best;
+  for (std::size_t k = 0; k < spans.size(); ++k) {
+    const Span& sp = spans[k];
+    if (best.first_entry == kNone || sp.end > best.first) {
+      if (best.first_entry != sp.entry) best.second = std::max(best.second, best.first);
+      best.first = sp.end;
+      best.first_entry = sp.entry;
+    } else if (sp.entry != best.first_entry) {
+      best.second = std::max(best.second, sp.end);
     }
-    if (!nested) out.push_back(&e);
+    ends[k] = best;
+  }
+  for (std::size_t i = 0; i < map.entries.size(); ++i) {
+    const parse::Entry& e = map.entries[i];
+    if (!contains(map.region, e.key.region)) continue;  // merged from an anchor elsewhere
+    const auto after = std::upper_bound(spans.begin(), spans.end(), e.key.region.begin_byte,
+                                        [](std::size_t at, const Span& sp) { return at < sp.begin; });
+    bool nested = false;
+    if (after != spans.begin()) {
+      const Ends& b = ends[static_cast<std::size_t>(after - spans.begin()) - 1];
+      const std::size_t end = b.first_entry != i ? b.first : b.second;
+      nested = (b.first_entry != i || b.second > 0) && end >= e.key.region.end_byte;
+    }
+    if (!nested) out.push_back(&e);  // else merged from an anchor inside a sibling's value
   }
   // A block mapping's own keys share one column; a mapping merged in place (`<<:\n  x: 1`, `<<: {x: 1}`) sits
   // further right. A one-line flow mapping with a merge keeps nothing here.

@@ -155,4 +155,59 @@ out=$(CLICOLOR_FORCE=1 "$bin" "$ex" 2>&1); grep -q $'\e\[' <<<"$out" && echo "ok
 out=$(FORCE_COLOR=1 "$bin" --color never "$ex" 2>&1); grep -q $'\e\[' <<<"$out" && { echo "FAIL --color never wins"; fail=1; } || echo "ok   --color never wins over FORCE_COLOR"
 out=$(TERM=dumb script -qec "$bin $ex" /dev/null 2>&1); grep -q $'\e\[1' <<<"$out" && { echo "FAIL TERM=dumb"; fail=1; } || echo "ok   TERM=dumb on a terminal: no colour"
 out=$(TERM=xterm script -qec "$bin $ex" /dev/null 2>&1); grep -q $'\e\[1' <<<"$out" && echo "ok   a terminal gets colour" || { echo "FAIL a terminal gets colour"; fail=1; }
+# `--` ends the options (POSIX): what follows is a path, even one that starts with `-`, and never a command.
+cp "$ex/fsdp.yaml" ./-weird-name.yaml
+expect 1 "^-weird-name.yaml:[0-9]+:[0-9]+: " "${L[@]}" --format concise -- -weird-name.yaml
+expect 1 "^-weird-name.yaml:[0-9]+:[0-9]+: " "${L[@]}" check --format concise -- -weird-name.yaml
+expect 0 "^launch -weird-name.yaml$" "${L[@]}" explain -- -weird-name.yaml
+expect 1 "fsdp.yaml:[0-9]+:[0-9]+: " "${L[@]}" --format concise -- "$ex/fsdp.yaml"
+expect 2 "unknown option '-weird-name.yaml'" "${L[@]}" -weird-name.yaml
+expect 2 "no such file or directory: explian$" "${L[@]}" explain -- explian
+expect 0 "# FSDP001" "${L[@]}" rule -- FSDP001
+rm ./-weird-name.yaml
+
+# A value echoed in an error is cut (docs/limits.md): a 100 KB argument shows 120 bytes of itself and its length,
+# control characters as escapes; no error line is longer than 2,048 bytes and a few.
+big=$(head -c 100000 /dev/zero | tr '\0' 'x')
+bounded() {  # RC PATTERN CMD...: like expect, and every line of the output is at most 2,200 bytes
+  local want=$1 pattern=$2
+  shift 2
+  local out rc longest
+  out=$("$@" 2>&1 </dev/null); rc=$?
+  longest=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' <<<"$out")
+  if [ "$rc" -eq "$want" ] && [ "$longest" -le 2200 ] && grep -qE -- "$pattern" <<<"$out"; then
+    echo "ok   [$rc, longest line $longest] ${2:0:60}..."
+  else
+    echo "FAIL [$rc, want $want /$pattern/, longest line $longest] ${2:0:60}..."; echo "${out:0:300}"; fail=1
+  fi
+}
+bounded 2 "--target-version: 'x{120}\.\.\. \(100000 bytes\)' is not a version" "${L[@]}" --target-version "torch=$big" "$ex"
+bounded 2 "unknown library 'x{120}\.\.\. \(100000 bytes\)'" "${L[@]}" --target-version "$big=2.4" "$ex"
+bounded 2 "needs PKG=VERSION \(e.g. torch=2.4\), not 'x{120}\.\.\. \(100000 bytes\)'" "${L[@]}" --target-version "$big" "$ex"
+bounded 2 "--select: unknown rule code or prefix 'x{120}\.\.\. \(100000 bytes\)'" "${L[@]}" --select "$big" "$ex"
+bounded 2 "--severity needs CODE=LEVEL" "${L[@]}" --severity "$big" "$ex"
+bounded 2 "--severity level must be one of error, warning, info, not 'x{120}\.\.\." "${L[@]}" --severity "FSDP001=$big" "$ex"
+bounded 2 "unknown format 'x{120}\.\.\. \(100000 bytes\)'" "${L[@]}" --format "$big" "$ex"
+bounded 2 "--fail-on must be one of error, warning, info, never, not 'x{120}\.\.\." "${L[@]}" --fail-on "$big" "$ex"
+bounded 2 "--color must be one of" "${L[@]}" --color "$big" "$ex"
+bounded 2 "--gpu-memory needs the memory of one GPU.*not 'x{120}\.\.\." "${L[@]}" --gpu-memory "$big" "$ex"
+bounded 2 "unknown option '--x{118}\.\.\. \(100002 bytes\)'" "${L[@]}" "--$big" "$ex"
+bounded 2 "no such file or directory: x{120}\.\.\. \(100000 bytes\)" "${L[@]}" explain "$big"
+bounded 2 "unknown rule 'x{120}\.\.\. \(100000 bytes\)'" "${L[@]}" rule "$big"
+bounded 2 "--jobs" "${L[@]}" --jobs "$big" "$ex"
+bounded 2 "unknown rule code or prefix 'a\\\\x1b\[31mb\\\\nc'" "${L[@]}" --select $'a\e[31mb\nc' "$ex"
+mkdir -p bigcfg
+printf '%s = 1\n' "$big" > bigcfg/launchlint.toml
+bounded 2 "launchlint.toml:1:1: unknown configuration key 'x{120}\.\.\. \(100000 bytes\)'" "${L[@]}" bigcfg
+printf 'gpu-memory = "%s"\n' "$big" > bigcfg/launchlint.toml
+bounded 2 "gpu-memory must be .*not \"x{120}\.\.\. \(100000 bytes\)\"" "${L[@]}" bigcfg
+printf '[target-versions]\ntorch = "%s"\n' "$big" > bigcfg/launchlint.toml
+bounded 2 "target-versions: 'x{120}\.\.\. \(100000 bytes\)' is not a version" "${L[@]}" bigcfg
+printf '[target-versions]\n%s = "2.4"\n' "$big" > bigcfg/launchlint.toml
+bounded 2 "target-versions: unknown library 'x{120}\.\.\." "${L[@]}" bigcfg
+printf '[[launch]]\n%s = "train.py"\n' "$big" > bigcfg/launchlint.toml
+bounded 2 "unknown key 'x{120}\.\.\. \(100000 bytes\)' in \[\[launch\]\]" "${L[@]}" bigcfg
+printf 'select = ["%s"]\n' "$big" > bigcfg/launchlint.toml
+bounded 2 "unknown rule code or prefix 'x{120}\.\.\. \(100000 bytes\)'" "${L[@]}" bigcfg
+rm -rf bigcfg
 exit $fail

@@ -162,6 +162,26 @@ check_bounded "8k pipes" - 20 400 64 pipes.sh
 check_bounded "65k backticks" - 20 400 64 backticks.sh
 check_bounded "66k if" - 20 400 64 ifs.sh
 check_bounded "20k nested cd, a launch after each" - 20 400 64 nested_cd.sh
+# Each launch sees the files the script wrote before it: one list per script, not a copy per launch (20k heredocs,
+# each script run after it is written, held 200 M names). A `case` of 20k arms, a launch in each.
+python3 - <<'PY'
+open("heredocs.sh", "w").write("".join(f"cat > s{i}.py <<EOF\nprint({i})\nEOF\npython s{i}.py --output_dir o{i}\n"
+                                       for i in range(20000)))
+open("heredocs_bash.sh", "w").write("".join(f"cat > s{i}.sh <<EOF\ntorchrun --nproc_per_node 8 t.py\nEOF\nbash s{i}.sh\n"
+                                            for i in range(20000)))
+open("case.sh", "w").write('case "$1" in\n' + "".join(
+    f"  a{i}) accelerate launch --num_processes {i % 8 + 1} train.py --output_dir o{i} ;;\n" for i in range(20000)) +
+    "esac\n")
+open("long_cd.sh", "w").write("cd " + "d" * 4000 + "\n" + "python t.py\n" * 300000)
+PY
+check_bounded "20k heredocs, each written script run" - 20 400 64 heredocs.sh
+check_bounded "20k heredocs, each written script run by bash" - 20 400 64 heredocs_bash.sh
+check_bounded "a case of 20k arms, a launch in each" - 20 400 64 case.sh
+check_bounded "a 4,000-byte cd, then 300k launches" LL001 20 400 64 long_cd.sh
+# YML003 in a mapping with a merge key: each key is looked up among its siblings' values by binary search (a look at
+# every sibling made 100k keys 10^10 steps).
+python3 -c "print('distributed_type: FSDP\nbase: &b {x: 1}\nm:\n  <<: *b\n' + ''.join(f'  k{i}: {i}\n' for i in range(100000)) + '  k1: 2')" > merge_keys.yaml
+check_bounded "100k keys beside a merge key" YML003 20 400 64 merge_keys.yaml
 
 # HF015 reads a field's default from the script's own dataclass: one pass over the lines and the classes, however
 # many classes hold a field of that name (80,000 here: about 40 s of CPU when it was quadratic).

@@ -230,7 +230,7 @@ TEST_CASE("files the script writes before a command are listed with it") {
       "python get_model.py > /dev/null\n");
   REQUIRE(cmds.size() == 2);
   CHECK(cmds[0].files_written_before.empty());
-  CHECK(cmds[1].files_written_before == std::vector<std::string>{"get_model.py", "notes.txt"});
+  CHECK(cmds[1].files_written_before.sorted() == std::vector<std::string>{"get_model.py", "notes.txt"});
 }
 
 TEST_CASE("files the script downloads before a command are listed with it") {
@@ -242,7 +242,43 @@ TEST_CASE("files the script downloads before a command are listed with it") {
       "wget -O - https://example.com/d.sh | bash\n"
       "python c.py\n");
   REQUIRE(cmds.size() == 1);
-  CHECK(cmds[0].files_written_before == std::vector<std::string>{"b.py", "docs/c.py", "tools/a.py"});
+  CHECK(cmds[0].files_written_before.sorted() == std::vector<std::string>{"b.py", "docs/c.py", "tools/a.py"});
+}
+
+TEST_CASE("the files written before each command: one list per script, looked up by path and by path suffix") {
+  lint::parse::WrittenFiles w;
+  w.add("./tools/a.py");
+  w.add("b.py");
+  w.add("/abs/c.py");
+  w.add("../up.py");
+  w.add("b.py");  // written again: keeps its first place
+  REQUIRE(w.size() == 4);
+  CHECK(w.contains("b.py", 2));
+  CHECK_FALSE(w.contains("b.py", 1));
+  CHECK(w.contains("/abs/c.py", 3));
+  CHECK(w.names("tools/a.py", 1));
+  CHECK(w.names("run/tools/a.py", 1));
+  CHECK_FALSE(w.names("runtools/a.py", 1));
+  CHECK_FALSE(w.names("a.py", 1));
+  CHECK_FALSE(w.names("x/b.py", 1));  // written after the command
+  CHECK(w.names("x/b.py", 2));
+  CHECK_FALSE(w.names("/abs/c.py", 4));  // absolute and `..` paths are looked up as written only
+  CHECK_FALSE(w.names("x/../up.py", 4));
+  CHECK(w.sorted(4) == std::vector<std::string>{"../up.py", "./tools/a.py", "/abs/c.py", "b.py"});
+}
+
+TEST_CASE("a script of many heredocs, each run after it is written, shares one list of written files") {
+  std::string script;
+  constexpr int kScripts = 2000;
+  for (int i = 0; i < kScripts; ++i)
+    script += "cat > s" + std::to_string(i) + ".py <<EOF\nprint(1)\nEOF\npython s" + std::to_string(i) + ".py\n";
+  const auto cmds = commands(script);
+  REQUIRE(cmds.size() == kScripts);
+  CHECK(cmds.back().files_written_before.files == cmds.front().files_written_before.files);
+  CHECK(cmds.front().files_written_before.count == 1);
+  CHECK(cmds.back().files_written_before.count == kScripts);
+  CHECK(cmds.back().files_written_before.contains("s1999.py"));
+  CHECK_FALSE(cmds[10].files_written_before.contains("s11.py"));
 }
 
 TEST_CASE("a word of unknown value before the script holds launcher flags: `torchrun $DISTRIBUTED_ARGS train.py`") {
