@@ -215,33 +215,6 @@ std::vector<std::string> import_bases(const model::Document& entry, const model:
   return bases;
 }
 
-/// The files an import `m` of `importer` can be (module_candidates): a relative import (`from .train import main`)
-/// starts from the importing file's package, any other under each base folder.
-std::vector<std::string> import_candidates(std::string_view m, const model::Document& importer,
-                                           const std::vector<std::string>& bases, bool whole = false) {
-  if (m.empty()) return {};
-  if (m.front() != '.') {
-    // A package the importing file lies in (`basicsr/train.py` importing `basicsr.utils.options`) is found from the
-    // folder above it, as Python finds it with that folder on its path (the project installed, or PYTHONPATH).
-    std::vector<std::string> with_package = bases;
-    const std::string_view top = m.substr(0, m.find('.'));
-    fs::path dir = fs::path(importer.path()).parent_path();
-    for (int up = 0; up < 4 && !dir.empty() && dir.has_filename(); ++up, dir = dir.parent_path()) {
-      if (dir.filename().generic_string() != top) continue;
-      const std::string above = dir.parent_path().generic_string();
-      if (std::find(with_package.begin(), with_package.end(), above) == with_package.end())
-        with_package.push_back(above.empty() ? std::string(".") : above);
-      break;
-    }
-    return module_candidates(std::string(m), with_package, whole);
-  }
-  const std::size_t dots = m.find_first_not_of('.');
-  if (dots == std::string_view::npos) return {};
-  fs::path base = fs::path(importer.path()).parent_path();
-  for (std::size_t up = 1; up < dots; ++up) base = base.parent_path();
-  return module_candidates(std::string(m.substr(dots)), {base.generic_string()}, whole);
-}
-
 /// A launched script that only imports and calls the real entry point (`from src.train import main; main()`): the
 /// module of the same project that holds the training code, found by following the script's imports inside the
 /// project (the loader reads nothing outside it) for a bounded number of levels. nullptr when none is found.
@@ -256,7 +229,7 @@ const model::Document* follow_entry_point(DocumentSet& docs, const model::Docume
     for (const model::Document* d : level) {
       for (const std::string& m : imported_modules(*d)) {
         if (looked >= kImportFiles) return nullptr;
-        std::vector<std::string> c = import_candidates(m, *d, bases);
+        std::vector<std::string> c = import_candidates(m, d->path(), bases, false);
         if (c.empty()) continue;
         std::error_code ec;
         c.erase(std::remove_if(c.begin(), c.end(),
@@ -298,7 +271,7 @@ std::vector<model::ImportedModule> imported_from(const DocumentSet& docs, const 
     const std::size_t dot = m.rfind('.');
     if (dot == std::string::npos || dot + 1 == m.size() || m.find_first_not_of('.') >= dot) continue;
     const std::string name = m.substr(dot + 1);
-    const model::Document* d = docs.find(import_candidates(std::string_view(m).substr(0, dot), script, bases, true));
+    const model::Document* d = docs.find(import_candidates(std::string_view(m).substr(0, dot), script.path(), bases, true));
     if (d == nullptr || d == &script) continue;
     const bool parsed = d->python && d->kind == model::DocKind::PythonScript;
     if (!parsed) {
@@ -326,6 +299,33 @@ std::vector<model::ImportedModule> imported_from(const DocumentSet& docs, const 
 }
 
 }  // namespace
+
+// The files an import `m` of `importer` can be (module_candidates): a relative import (`from .train import main`)
+/// starts from the importing file's package, any other under each base folder.
+std::vector<std::string> import_candidates(std::string_view m, const std::string& importer,
+                                           const std::vector<std::string>& bases, bool whole) {
+  if (m.empty()) return {};
+  if (m.front() != '.') {
+    // A package the importing file lies in (`basicsr/train.py` importing `basicsr.utils.options`) is found from the
+    // folder above it, as Python finds it with that folder on its path (the project installed, or PYTHONPATH).
+    std::vector<std::string> with_package = bases;
+    const std::string_view top = m.substr(0, m.find('.'));
+    fs::path dir = fs::path(importer).parent_path();
+    for (int up = 0; up < 4 && !dir.empty() && dir.has_filename(); ++up, dir = dir.parent_path()) {
+      if (dir.filename().generic_string() != top) continue;
+      const std::string above = dir.parent_path().generic_string();
+      if (std::find(with_package.begin(), with_package.end(), above) == with_package.end())
+        with_package.push_back(above.empty() ? std::string(".") : above);
+      break;
+    }
+    return module_candidates(std::string(m), with_package, whole);
+  }
+  const std::size_t dots = m.find_first_not_of('.');
+  if (dots == std::string_view::npos) return {};
+  fs::path base = fs::path(importer).parent_path();
+  for (std::size_t up = 1; up < dots; ++up) base = base.parent_path();
+  return module_candidates(std::string(m.substr(dots)), {base.generic_string()}, whole);
+}
 
 model::BoundInputs bind_command(DocumentSet& docs, const CommandSite& site) {
   return bind_command(docs, site, referenced_files(*site.document, site.command));

@@ -82,6 +82,12 @@ std::deque<CommandSite> collect_commands(DocumentSet& docs, const std::vector<De
                                          bool take = false);
 
 /// The documents one command binds; a named file of another kind than the role expects is not bound.
+/// The files an import of module `m` (`a.b`, `.train`) by the Python file `importer` can be: a relative import starts
+/// from the importing file's package, any other is looked for under each of `bases` (the module's file, or its
+/// package's `__init__.py`; `whole`: only the module `a.b` itself, not a package above it). Nothing is read.
+std::vector<std::string> import_candidates(std::string_view m, const std::string& importer,
+                                           const std::vector<std::string>& bases, bool whole);
+
 model::BoundInputs bind_command(DocumentSet& docs, const CommandSite& site);
 /// The same, with the command's referenced_files computed beforehand (they depend only on the command's document,
 /// so a caller computes them for every command in parallel).

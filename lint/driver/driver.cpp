@@ -11,6 +11,7 @@
 #include <sstream>
 #include <thread>
 
+#include "lint/bind/argument_classes.hpp"
 #include "lint/bind/binder.hpp"
 #include "lint/bind/ci_workflow.hpp"
 #include "lint/bind/file_refs.hpp"
@@ -312,6 +313,7 @@ std::unique_ptr<model::Document> load_document(std::string path, std::string tex
       doc->kind = model::DocKind::PythonScript;
       doc->report_parse_errors = true;
       doc->python = std::make_unique<model::PythonFacts>(model::read_python_facts(*doc->source));
+      bind::drop_foreign_argument_classes(doc->path(), *doc->python);
       break;
     }
     case parse::Format::Shell: {

@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include "lint/model/versions.hpp"
 #include "rules/support.hpp"
 
 namespace lint::rules {
@@ -112,6 +113,10 @@ class TrlTrainerUnexpectedKeyword final : public rule::Rule {
     for (const auto& [local, qualified] : py.imports) {
       if (qualified.starts_with("unsloth")) return;
     }
+    // The signatures are TRL 1.10's. Older releases took other keywords (DPOTrainer.__init__ takes `tokenizer=` up
+    // to 0.11 and `beta=` up to 0.12: trl v0.8.0 trl/trainer/dpo_trainer.py:148,158), so a launch whose project
+    // installs an older TRL (`trl==0.8.0`, a range below 1.10) is not judged by them.
+    if (!model::target_versions().at_least("trl", model::Version{1, 10, 0})) return;
     for (const model::PyCall& c : py.calls) {
       if (!c.callee.starts_with("trl.")) continue;
       const TrlTrainer* t = nullptr;

@@ -43,6 +43,18 @@ bool first_gpus(const std::string& list, std::int64_t n) {
   return next == n;
 }
 
+/// True when two `host:list` texts name the same host and GPUs in the same order (spaces aside).
+bool same_gpu_list(std::string_view a, std::string_view b) {
+  auto strip = [](std::string_view s) {
+    std::string out;
+    for (char ch : s) {
+      if (ch != ' ') out += ch;
+    }
+    return out;
+  };
+  return strip(a) == strip(b);
+}
+
 class DeepspeedIgnoresCudaVisibleDevices final : public rule::Rule {
  public:
   void check_document(const model::Document& doc, rule::RuleContext& ctx) const override {
@@ -60,6 +72,10 @@ class DeepspeedIgnoresCudaVisibleDevices final : public rule::Rule {
       const source::Region where = env->second.region.valid() ? env->second.region : flag->region;
       std::vector<rule::RelatedLocation> related{
           rule::RelatedLocation{doc.path(), flag->region, "This flag makes the launcher ignore the variable."}};
+      // `--include localhost:<the same list>` is what the launcher makes of the variable itself when no resource
+      // flag is given (runner.py:457, `args.include = f"localhost:{visible_devices}"`): the same GPUs either way.
+      if ((flag->name == "include" || flag->name == "i") && same_gpu_list(flag->value->text, "localhost:" + gpus))
+        continue;
       std::string detail;
       if (flag->name == "num_gpus" || flag->name == "num_accelerators") {
         const std::int64_t n = *parse::int_of(&*flag->value);
