@@ -300,7 +300,7 @@ std::vector<model::ImportedModule> imported_from(const DocumentSet& docs, const 
 
 }  // namespace
 
-// The files an import `m` of `importer` can be (module_candidates): a relative import (`from .train import main`)
+/// The files an import `m` of `importer` can be (module_candidates): a relative import (`from .train import main`)
 /// starts from the importing file's package, any other under each base folder.
 std::vector<std::string> import_candidates(std::string_view m, const std::string& importer,
                                            const std::vector<std::string>& bases, bool whole) {

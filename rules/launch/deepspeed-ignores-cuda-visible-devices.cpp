@@ -69,13 +69,13 @@ class DeepspeedIgnoresCudaVisibleDevices final : public rule::Rule {
       const parse::Flag* flag = resource_flag(c);
       if (flag == nullptr) continue;
       const std::string& gpus = env->second.text;
-      const source::Region where = env->second.region.valid() ? env->second.region : flag->region;
-      std::vector<rule::RelatedLocation> related{
-          rule::RelatedLocation{doc.path(), flag->region, "This flag makes the launcher ignore the variable."}};
       // `--include localhost:<the same list>` is what the launcher makes of the variable itself when no resource
       // flag is given (runner.py:457, `args.include = f"localhost:{visible_devices}"`): the same GPUs either way.
       if ((flag->name == "include" || flag->name == "i") && same_gpu_list(flag->value->text, "localhost:" + gpus))
         continue;
+      const source::Region where = env->second.region.valid() ? env->second.region : flag->region;
+      std::vector<rule::RelatedLocation> related{
+          rule::RelatedLocation{doc.path(), flag->region, "This flag makes the launcher ignore the variable."}};
       std::string detail;
       if (flag->name == "num_gpus" || flag->name == "num_accelerators") {
         const std::int64_t n = *parse::int_of(&*flag->value);
